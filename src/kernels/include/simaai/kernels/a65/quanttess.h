@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * simaai/kernels/a65/quanttess.h - QuantTess on the A65 (host CPU).
+ *
+ * prepare() picks the numerical leaves from the shared plan; execute() checks
+ * the buffers (arity, NULL-ness, capacity, alignment, address overflow,
+ * overlap) before writing anything, then writes the complete tiled output
+ * (values, zero_point channel padding, zero alignment gaps). Neither call
+ * allocates, creates threads or keeps global state. Results do not depend on
+ * the caller's floating-point environment.
+ */
+#ifndef SIMAAI_KERNELS_A65_QUANTTESS_H
+#define SIMAAI_KERNELS_A65_QUANTTESS_H
+
+#include <simaai/kernels/ops/quanttess.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Quantizes `pixels` pixels of `channels` channels read at src (byte strides
+ * between pixels and between channels) into dst, `stored_channels` bytes per
+ * pixel; channels beyond `channels` receive zero_point. */
+typedef void (*SimaQuantPixelsFn) (const SimaQuantNumerics *q,
+    const uint8_t *src, int64_t pixel_stride, int64_t channel_stride,
+    int64_t pixels, int64_t channels, int64_t stored_channels, int8_t *dst);
+
+typedef struct {
+  SimaQuantTessPlan shared;
+  /* Filled by prepare; private to the A65 executor. */
+  SimaQuantNumerics numerics;
+  SimaTiledWalk walk;
+  SimaQuantPixelsFn quant_pixels;
+} SimaA65QuantTessPlan;
+
+SimaStatus sima_a65_quanttess_prepare (const SimaQuantTessPlan *plan,
+    SimaA65QuantTessPlan *out);
+
+/* in/out: arrays of exactly one buffer each, in port order. */
+SimaStatus sima_a65_quanttess_execute (const SimaA65QuantTessPlan *plan,
+    const SimaConstHostBuffer *in, size_t n_in,
+    const SimaHostBuffer *out, size_t n_out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SIMAAI_KERNELS_A65_QUANTTESS_H */

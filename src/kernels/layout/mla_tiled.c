@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * MLA tiled geometry: admission of SimaMlaTiled, the (at most 16) tile
+ * classes, physical sizes and tile offsets. docs/layout.md is the prose
+ * version of these rules; the worked examples there are tested.
+ */
+#include <simaai/kernels/layout.h>
+
+#include <string.h>
+
+#include "../checked.h"
+
+static const char dim_name[4] = { 'D', 'H', 'W', 'C' };
+
+/* Class index: bit 3 boundary C, bit 2 boundary D, bit 1 boundary H, bit 0
+ * boundary W (see SIMA_TILE_CLASS_COUNT). */
+static inline int
+class_index (int c, int d, int h, int w)
+{
+  return c << 3 | d << 2 | h << 1 | w;
+}
+
+static const int dim_bit[4] = { 2, 1, 0, 3 };  /* D, H, W, C */
+
+static SimaStatus
+check_mapping (const SimaTensorSpec *spec, const char *role,
+    SimaTiledGeometry *g)
+{
+  const SimaMlaTiled *t = &spec->tiled;
+  int owner[SIMA_MAX_RANK];
+  int k, a;
+
+  if (t->channels != SIMA_CHANNELS_COMPACT && t->channels != SIMA_CHANNELS_PAD16)
+    return sima_status_make (SIMA_INVALID_TILING,
+        "%s channels mode is %d, must be compact or pad16", role,
+        (int) t->channels);
+  for (a = 0; a < SIMA_MAX_RANK; a++)
+    owner[a] = -1;
+  for (k = 0; k < 4; k++) {
+    a = t->axes[k];
+    if (a == -1) {
+      if (k == SIMA_MLA_C)
+        return sima_status_make (SIMA_INVALID_TILING,
+            "%s tile-axes: the C axis is -1; a channel axis is mandatory",
+            role);
+      if (t->tile_shape[k] != 1)
+        return sima_status_make (SIMA_INVALID_TILING,
+            "%s tile-shape: %c extent is %lld but %c is absent (axis -1); "
+            "absent axes need extent 1", role, dim_name[k],
+            (long long) t->tile_shape[k], dim_name[k]);
+      g->extent[k] = 1;
+      continue;
+    }
+    if (a < 0 || a >= spec->rank)
+      return sima_status_make (SIMA_INVALID_TILING,
+          "%s tile-axes: %c axis is %d, out of range for rank %d", role,
+          dim_name[k], a, spec->rank);
+    if (owner[a] >= 0)
+      return sima_status_make (SIMA_INVALID_TILING,
+          "%s tile-axes: logical axis %d is mapped to both %c and %c", role,
+          a, dim_name[owner[a]], dim_name[k]);
+    owner[a] = k;
+    if (t->tile_shape[k] < 1)
+      return sima_status_make (SIMA_INVALID_TILING,
+          "%s tile-shape: %c extent is %lld, must be positive", role,
+          dim_name[k], (long long) t->tile_shape[k]);
+    g->extent[k] = spec->shape[a];
+  }
+  for (a = 0; a < spec->rank; a++)
+    if (owner[a] < 0)
+      g->outer_axes[g->n_outer++] = (int8_t) a;
+  return sima_status_ok ();
+}
+
+/* Fills the class table: extents, stored channels, spans and counts. */
+static int
+derive_classes (SimaTiledGeometry *g)
+{
+  int idx, k;
+
+  for (idx = 0; idx < SIMA_TILE_CLASS_COUNT; idx++) {
+    SimaTileClass *cls = &g->classes[idx];
+    uint64_t count = 1, payload = (uint64_t) g->element_bytes;
+
+    for (k = 0; k < 4; k++) {
+      int boundary = (idx >> dim_bit[k]) & 1;
+      cls->extent[k] = boundary ? g->tail_extent[k] : g->tiled.tile_shape[k];
+      if (sima_checked_mul (count, boundary ? (uint64_t) (g->tail_extent[k] > 0)
+              : (uint64_t) g->full_tiles[k], &count))
+        return 1;
+    }
+    /* Classes that do not occur keep count 0 and no size: their nominal
+     * extents may be huge (a tile larger than its dimension). */
+    if (count == 0)
+      continue;
+    cls->count = count;
+    cls->stored_channels = cls->extent[SIMA_MLA_C];
+    if (g->tiled.channels == SIMA_CHANNELS_PAD16)
+      cls->stored_channels = (cls->stored_channels + 15) & ~(int64_t) 15;
+    for (k = 0; k < 3; k++)
+      if (sima_checked_mul (payload, (uint64_t) cls->extent[k], &payload))
+        return 1;
+    if (sima_checked_mul (payload, (uint64_t) cls->stored_channels, &payload))
+      return 1;
+    cls->payload_bytes = payload;
+    if (sima_checked_round16 (payload, &cls->span_bytes))
+      return 1;
+  }
+  return 0;
+}
+
+/* Sizes of complete tile runs, from the innermost (W) outwards. Each run is
+ * full tiles of the inner class times their span plus the boundary tile. */
+static int
+derive_runs (SimaTiledGeometry *g)
+{
+  const int64_t *full = g->full_tiles;
+  int c, d, h;
+  uint64_t outer = 1;
+
+  for (c = 0; c < 2; c++) {
+    for (d = 0; d < 2; d++) {
+      for (h = 0; h < 2; h++) {
+        uint64_t *row = &g->row_bytes[c][d][h];
+        *row = 0;
+        if (sima_checked_madd (row, (uint64_t) full[SIMA_MLA_W],
+                g->classes[class_index (c, d, h, 0)].span_bytes)
+            || sima_checked_madd (row, g->tail_extent[SIMA_MLA_W] > 0,
+                g->classes[class_index (c, d, h, 1)].span_bytes))
+          return 1;
+      }
+      g->plane_bytes[c][d] = 0;
+      if (sima_checked_madd (&g->plane_bytes[c][d],
+              (uint64_t) full[SIMA_MLA_H], g->row_bytes[c][d][0])
+          || sima_checked_madd (&g->plane_bytes[c][d],
+              g->tail_extent[SIMA_MLA_H] > 0, g->row_bytes[c][d][1]))
+        return 1;
+    }
+    g->volume_bytes[c] = 0;
+    if (sima_checked_madd (&g->volume_bytes[c], (uint64_t) full[SIMA_MLA_D],
+            g->plane_bytes[c][0])
+        || sima_checked_madd (&g->volume_bytes[c],
+            g->tail_extent[SIMA_MLA_D] > 0, g->plane_bytes[c][1]))
+      return 1;
+  }
+  g->slice_bytes = 0;
+  if (sima_checked_madd (&g->slice_bytes, (uint64_t) full[SIMA_MLA_C],
+          g->volume_bytes[0])
+      || sima_checked_madd (&g->slice_bytes, g->tail_extent[SIMA_MLA_C] > 0,
+          g->volume_bytes[1]))
+    return 1;
+  for (c = 0; c < g->n_outer; c++)
+    if (sima_checked_mul (outer, (uint64_t) g->shape[g->outer_axes[c]],
+            &outer))
+      return 1;
+  g->outer_count = outer;
+  return sima_checked_mul (outer, g->slice_bytes, &g->total_bytes);
+}
+
+SimaStatus
+sima_tiled_geometry_init (const SimaTensorSpec *spec, int element_bytes,
+    const char *role, SimaTiledGeometry *g)
+{
+  SimaStatus st;
+  int k, a;
+
+  memset (g, 0, sizeof *g);
+  st = sima_shape_check (spec, role);
+  if (!sima_status_is_ok (&st))
+    return st;
+  g->rank = spec->rank;
+  memcpy (g->shape, spec->shape, sizeof g->shape);
+  g->tiled = spec->tiled;
+  g->element_bytes = element_bytes;
+  st = check_mapping (spec, role, g);
+  if (!sima_status_is_ok (&st))
+    return st;
+
+  for (a = 0; a < spec->rank; a++)
+    g->empty |= spec->shape[a] == 0;
+  if (g->empty)
+    return sima_status_ok ();  /* no tiles, no bytes */
+
+  for (k = 0; k < 4; k++) {
+    g->full_tiles[k] = g->extent[k] / g->tiled.tile_shape[k];
+    g->tail_extent[k] = g->extent[k] % g->tiled.tile_shape[k];
+    g->tile_count[k] = g->full_tiles[k] + (g->tail_extent[k] > 0);
+  }
+  if (derive_classes (g) || derive_runs (g))
+    return sima_status_make (SIMA_SIZE_OVERFLOW,
+        "%s tiled size overflows 64 bits", role);
+  return sima_status_ok ();
+}
+
+int
+sima_tiled_class_of (const SimaTiledGeometry *g, const int64_t tile_index[4])
+{
+  int idx = 0, k;
+  for (k = 0; k < 4; k++)
+    idx |= (tile_index[k] >= g->full_tiles[k]) << dim_bit[k];
+  return idx;
+}
+
+uint64_t
+sima_tiled_tile_offset (const SimaTiledGeometry *g, uint64_t outer,
+    const int64_t tile_index[4])
+{
+  int c = tile_index[SIMA_MLA_C] >= g->full_tiles[SIMA_MLA_C];
+  int d = tile_index[SIMA_MLA_D] >= g->full_tiles[SIMA_MLA_D];
+  int h = tile_index[SIMA_MLA_H] >= g->full_tiles[SIMA_MLA_H];
+
+  /* Every tile before index i along a dimension is a full tile, whatever
+   * class the tile at i has, so each term is i * (size of a full run). */
+  return outer * g->slice_bytes
+      + (uint64_t) tile_index[SIMA_MLA_C] * g->volume_bytes[0]
+      + (uint64_t) tile_index[SIMA_MLA_D] * g->plane_bytes[c][0]
+      + (uint64_t) tile_index[SIMA_MLA_H] * g->row_bytes[c][d][0]
+      + (uint64_t) tile_index[SIMA_MLA_W]
+      * g->classes[class_index (c, d, h, 0)].span_bytes;
+}
+
+uint64_t
+sima_tiled_element_offset (const SimaTiledGeometry *g, const int64_t *coords)
+{
+  int64_t tile_index[4], inside[4];
+  const SimaTileClass *cls;
+  uint64_t outer = 0, pixel;
+  int k;
+
+  for (k = 0; k < g->n_outer; k++)
+    outer = outer * (uint64_t) g->shape[g->outer_axes[k]]
+        + (uint64_t) coords[g->outer_axes[k]];
+  for (k = 0; k < 4; k++) {
+    int64_t pos = g->tiled.axes[k] >= 0 ? coords[g->tiled.axes[k]] : 0;
+    tile_index[k] = pos / g->tiled.tile_shape[k];
+    inside[k] = pos % g->tiled.tile_shape[k];
+  }
+  cls = &g->classes[sima_tiled_class_of (g, tile_index)];
+  pixel = (uint64_t) ((inside[SIMA_MLA_D] * cls->extent[SIMA_MLA_H]
+          + inside[SIMA_MLA_H]) * cls->extent[SIMA_MLA_W] + inside[SIMA_MLA_W]);
+  return sima_tiled_tile_offset (g, outer, tile_index)
+      + pixel * (uint64_t) cls->stored_channels * (uint64_t) g->element_bytes
+      + (uint64_t) inside[SIMA_MLA_C];
+}
+
+void
+sima_tiled_walk_init (const SimaTiledGeometry *g, const SimaStridedView *view,
+    SimaTiledWalk *walk)
+{
+  int k;
+
+  memset (walk, 0, sizeof *walk);
+  for (k = 0; k < 4; k++)
+    walk->dim_stride[k] = g->tiled.axes[k] >= 0
+        ? view->strides_bytes[g->tiled.axes[k]] : 0;
+  walk->n_outer = g->n_outer;
+  for (k = 0; k < g->n_outer; k++) {
+    walk->outer_extent[k] = g->shape[g->outer_axes[k]];
+    walk->outer_stride[k] = view->strides_bytes[g->outer_axes[k]];
+  }
+}
+
+void
+sima_tile_cursor_init (SimaTileCursor *cur, const SimaTiledGeometry *g,
+    const SimaTiledWalk *walk)
+{
+  memset (cur, 0, sizeof *cur);
+  cur->geometry = g;
+  cur->walk = walk;
+}
+
+/* Advances the outer odometer (last outer axis fastest); 0 at the end. */
+static int
+next_outer (SimaTileCursor *cur)
+{
+  const SimaTiledWalk *walk = cur->walk;
+  int a;
+
+  cur->outer++;
+  for (a = walk->n_outer - 1; a >= 0; a--) {
+    if (++cur->outer_coord_[a] < walk->outer_extent[a]) {
+      cur->outer_view_offset_ += walk->outer_stride[a];
+      return 1;
+    }
+    cur->outer_view_offset_ -= (walk->outer_extent[a] - 1)
+        * walk->outer_stride[a];
+    cur->outer_coord_[a] = 0;
+  }
+  return 0;
+}
+
+int
+sima_tile_cursor_next (SimaTileCursor *cur)
+{
+  const SimaTiledGeometry *g = cur->geometry;
+  static const int order[4] = { SIMA_MLA_W, SIMA_MLA_H, SIMA_MLA_D, SIMA_MLA_C };
+  int i, k;
+
+  if (g->empty)
+    return 0;
+  if (!cur->started_) {
+    cur->started_ = 1;
+  } else {
+    for (i = 0; i < 4; i++) {
+      k = order[i];
+      if (++cur->tile_index[k] < g->tile_count[k])
+        break;
+      cur->tile_index[k] = 0;
+    }
+    if (i == 4 && !next_outer (cur))
+      return 0;
+  }
+  cur->tile_offset = cur->next_offset_;
+  cur->cls = &g->classes[sima_tiled_class_of (g, cur->tile_index)];
+  cur->view_offset = cur->outer_view_offset_;
+  for (k = 0; k < 4; k++)
+    cur->view_offset += cur->tile_index[k] * g->tiled.tile_shape[k]
+        * cur->walk->dim_stride[k];
+  cur->next_offset_ = cur->tile_offset + cur->cls->span_bytes;
+  return 1;
+}

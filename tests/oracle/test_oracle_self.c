@@ -1,0 +1,872 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * test_oracle_self.c - checks the oracle itself (TAP output).
+ *
+ * Three kinds of evidence, so that a mistake would have to be made the same
+ * way twice to pass:
+ *  - hand-computed values and bytes (the specs' worked examples, rounding
+ *    ties, NaN/inf/signed-zero/underflow edges, wide zero points);
+ *  - a second method for every numerical rule: plain float hardware in the
+ *    default FP environment, and the literal Cast bit expression;
+ *  - a second method for every layout: a sequential walker that packs tiles
+ *    in physical order, compared with the oracle's per-element formulas.
+ */
+#include "oracle.h"
+
+#include <fenv.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- TAP plumbing ------------------------------------------------------- */
+
+static int n_tests;
+static int n_failed;
+static int cur_fail;
+
+/* Count a failed check; print the first few as TAP diagnostics. */
+#define CHECK(cond, ...)                                                      \
+  do {                                                                        \
+    if (!(cond) && cur_fail++ < 8) {                                          \
+      printf ("# line %d: ", __LINE__);                                       \
+      printf (__VA_ARGS__);                                                   \
+      printf ("\n");                                                          \
+    }                                                                         \
+  } while (0)
+
+static void
+report (const char *name)
+{
+  n_tests++;
+  if (cur_fail) {
+    n_failed++;
+    printf ("not ok %d - %s (%d failed checks)\n", n_tests, name, cur_fail);
+  } else {
+    printf ("ok %d - %s\n", n_tests, name);
+  }
+  cur_fail = 0;
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* Reinterpret between float and its binary32 pattern. */
+static uint32_t bits_of (float f) { uint32_t b; memcpy (&b, &f, 4); return b; }
+static float float_of (uint32_t b) { float f; memcpy (&f, &b, 4); return f; }
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t
+rnd (void)
+{
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return rng_state;
+}
+
+static int64_t
+rnd_range (int64_t lo, int64_t hi)   /* inclusive */
+{
+  return lo + (int64_t) (rnd () % (uint64_t) (hi - lo + 1));
+}
+
+/* Fisher-Yates shuffle of 0..n-1 into a. */
+static void
+shuffle (int *a, int n)
+{
+  for (int i = 0; i < n; i++)
+    a[i] = i;
+  for (int i = n - 1; i > 0; i--) {
+    int j = (int) rnd_range (0, i), tmp = a[i];
+    a[i] = a[j];
+    a[j] = tmp;
+  }
+}
+
+/* Row-major coordinates of element idx of spec's shape. */
+static void
+unravel (const SimaTensorSpec *s, int64_t idx, int64_t *coords)
+{
+  for (int i = s->rank - 1; i >= 0; i--) {
+    coords[i] = idx % s->shape[i];
+    idx /= s->shape[i];
+  }
+}
+
+static SimaTensorSpec
+dense (int rank, const int64_t *shape, SimaDType dtype)
+{
+  SimaTensorSpec s = { .rank = rank, .dtype = dtype,
+                       .layout = SIMA_LAYOUT_CONTIGUOUS };
+  memcpy (s.shape, shape, (size_t) rank * sizeof *shape);
+  return s;
+}
+
+static SimaTensorSpec
+tiled (int rank, const int64_t *shape, SimaDType dtype, const int8_t axes[4],
+       const int64_t tile[4], SimaChannels ch)
+{
+  SimaTensorSpec s = dense (rank, shape, dtype);
+  s.layout = SIMA_LAYOUT_MLA_TILED;
+  memcpy (s.tiled.axes, axes, 4);
+  memcpy (s.tiled.tile_shape, tile, 4 * sizeof *tile);
+  s.tiled.channels = ch;
+  return s;
+}
+
+/* Compare len bytes; on mismatch report the first differing position. */
+static void
+check_bytes (const uint8_t *got, const uint8_t *want, size_t len,
+             const char *what)
+{
+  for (size_t i = 0; i < len; i++) {
+    if (got[i] != want[i]) {
+      CHECK (0, "%s: byte %zu is 0x%02x, want 0x%02x", what, i, got[i],
+             want[i]);
+      return;
+    }
+  }
+}
+
+/* Literal spec expression for FP32 -> BF16, in uint32 arithmetic. */
+static uint16_t
+bf16_literal (uint32_t bits)
+{
+  return (uint16_t) ((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+}
+
+/* FP16 -> FP32 bit conversion by integer renormalisation (a method unlike
+ * the oracle's ldexp decoding). */
+static uint32_t
+f16_to_f32_bits (uint16_t h)
+{
+  uint32_t s = (uint32_t) (h & 0x8000u) << 16;
+  uint32_t e = (h >> 10) & 31u;
+  uint32_t f = h & 0x3FFu;
+  if (e == 31)
+    return s | 0x7F800000u | (f << 13);
+  if (e == 0) {
+    if (f == 0)
+      return s;
+    e = 113;
+    while (!(f & 0x400u)) {
+      f <<= 1;
+      e--;
+    }
+    return s | (e << 23) | ((f & 0x3FFu) << 13);
+  }
+  return s | ((e + 112) << 23) | (f << 13);
+}
+
+/* QuantTess by float hardware (default environment: nearest, no FTZ). */
+static int8_t
+hw_quant (float x, float m, int zp, int mode)
+{
+  if (isnan (x))
+    return (int8_t) zp;
+  float p = (float) ((double) x * (double) m);
+  if (isinf (p))
+    return p > 0 ? 127 : -128;
+  p = fminf (fmaxf (p, -1024.0f), 1024.0f);
+  float r = mode == 0 ? nearbyintf (p) : mode == 1 ? truncf (p) :
+      mode == 2 ? ceilf (p) : floorf (p);
+  long v = (long) r + zp;
+  return (int8_t) (v > 127 ? 127 : v < -128 ? -128 : v);
+}
+
+/* ---- numerics: hand-picked ---------------------------------------------- */
+
+#define F SIMA_DTYPE_FLOAT32
+#define H SIMA_DTYPE_FLOAT16
+#define B SIMA_DTYPE_BFLOAT16
+
+static void
+test_quant_hand (void)
+{
+  static const struct {
+    SimaDType dt; uint32_t bits; uint32_t mult; int zp; int want[4];
+  } cases[] = {
+    /* ties at .5 in every mode: NE, TZ, TP, TN */
+    { F, 0x40200000, 0x3F800000, 0, { 2, 2, 3, 2 } },         /* 2.5 */
+    { F, 0xC0200000, 0x3F800000, 0, { -2, -2, -2, -3 } },     /* -2.5 */
+    { F, 0x40600000, 0x3F800000, 0, { 4, 3, 4, 3 } },         /* 3.5 */
+    { F, 0x3F000000, 0x3F800000, 0, { 0, 0, 1, 0 } },         /* 0.5 */
+    { F, 0xBF000000, 0x3F800000, 0, { 0, 0, 0, -1 } },        /* -0.5 */
+    { F, 0x3FC00000, 0x3F800000, 0, { 2, 1, 2, 1 } },         /* 1.5 */
+    { F, 0x40200000, 0x3F800000, 10, { 12, 12, 13, 12 } },    /* zp after */
+    /* saturation by zero point */
+    { F, 0xBF800000, 0x3F800000, -128, { -128, -128, -128, -128 } },
+    { F, 0x3F800000, 0x3F800000, 127, { 127, 127, 127, 127 } },
+    { F, 0x00000000, 0x3F800000, -5, { -5, -5, -5, -5 } },
+    /* NaN -> zero_point; infinities by sign; -0 is zero */
+    { F, 0x7FC00000, 0x3F800000, 7, { 7, 7, 7, 7 } },
+    { F, 0xFFFFFFFF, 0x3F800000, -3, { -3, -3, -3, -3 } },
+    { F, 0x7F800001, 0x00000001, 0, { 0, 0, 0, 0 } },
+    { F, 0x7F800000, 0x3F800000, -128, { 127, 127, 127, 127 } },
+    { F, 0xFF800000, 0x3F800000, 127, { -128, -128, -128, -128 } },
+    { F, 0x80000000, 0x3F800000, 9, { 9, 9, 9, 9 } },
+    /* subnormal products (multiplier 2^-149) */
+    { F, 0x3F800000, 0x00000001, 0, { 0, 0, 1, 0 } },         /* 1 */
+    { F, 0xBF800000, 0x00000001, 0, { 0, 0, 0, -1 } },        /* -1 */
+    { F, 0x3E800000, 0x00000001, 0, { 0, 0, 0, 0 } },  /* 2^-151 -> +0 first */
+    { F, 0xBE800000, 0x00000001, 0, { 0, 0, 0, 0 } },  /* -> -0 first */
+    { F, 0x3F400000, 0x00000001, 0, { 0, 0, 1, 0 } },  /* 0.75q -> 1q */
+    { F, 0x3F000000, 0x00000001, 0, { 0, 0, 0, 0 } },  /* 0.5q tie -> 0 */
+    { F, 0x3FC00000, 0x00000001, 0, { 0, 0, 1, 0 } },  /* 1.5q tie -> 2q */
+    /* binary32 rounding precedes integer rounding:
+     * (0.5 + 2^-24) * (1 - 2^-24) = 0.5 + 2^-25 - 2^-48 -> 0.5 in binary32 */
+    { F, 0x3F000001, 0x3F7FFFFF, 0, { 0, 0, 1, 0 } },
+    /* multiplier 1e30 and product overflow saturate */
+    { F, 0x3F800000, 0x7149F2CA, 0, { 127, 127, 127, 127 } },
+    { F, 0xBF800000, 0x7149F2CA, 0, { -128, -128, -128, -128 } },
+    { F, 0x00800000, 0x7149F2CA, 0, { 0, 0, 1, 0 } },  /* 2^-126*1e30 */
+    { F, 0x7F7FFFFF, 0x40000000, -128, { 127, 127, 127, 127 } },
+    { F, 0xFF7FFFFF, 0x7F7FFFFF, 127, { -128, -128, -128, -128 } },
+    /* FP16 */
+    { H, 0x4100, 0x3F800000, 0, { 2, 2, 3, 2 } },             /* 2.5 */
+    { H, 0x3800, 0x3F800000, 0, { 0, 0, 1, 0 } },             /* 0.5 */
+    { H, 0x7C01, 0x3F800000, 5, { 5, 5, 5, 5 } },
+    { H, 0xFC00, 0x3F800000, 0, { -128, -128, -128, -128 } },
+    { H, 0x0001, 0x4B800000, 0, { 1, 1, 1, 1 } },             /* 2^-24*2^24 */
+    { H, 0x8001, 0x4B000000, 0, { 0, 0, 0, -1 } },            /* -0.5 */
+    { H, 0x8000, 0x3F800000, -1, { -1, -1, -1, -1 } },
+    /* BF16 is not FP16: 0x4100 is 8.0 in BF16 (2.5 in FP16) */
+    { B, 0x4100, 0x3F800000, 0, { 8, 8, 8, 8 } },
+    { B, 0x4020, 0x3F800000, 0, { 2, 2, 3, 2 } },             /* 2.5 */
+    { B, 0x7FC1, 0x3F800000, -7, { -7, -7, -7, -7 } },
+    { B, 0xFF80, 0x3F800000, 0, { -128, -128, -128, -128 } },
+    { B, 0x0001, 0x7F7FFFFF, 0, { 0, 0, 1, 0 } },     /* 2^-133 * ~2^128 */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (int m = 0; m < 4; m++) {
+      int got = oracle_quant_bits (cases[i].dt, cases[i].bits,
+          float_of (cases[i].mult), cases[i].zp, m);
+      CHECK (got == cases[i].want[m], "case %zu (0x%08x) mode %d: %d, want %d",
+             i, cases[i].bits, m, got, cases[i].want[m]);
+    }
+  report ("quant: hand-picked ties, specials, underflow, saturation");
+}
+
+static void
+test_cast_hand (void)
+{
+  static const uint32_t f32[][2] = {
+    { 0x3F800000, 0x3F80 }, { 0x3F808000, 0x3F80 }, /* tie, even stays */
+    { 0x3F818000, 0x3F82 }, { 0x3F808001, 0x3F81 }, /* tie odd; above */
+    { 0x7F7FFFFF, 0x7F80 }, { 0xFF7FFFFF, 0xFF80 }, /* overflow to inf */
+    { 0x80000000, 0x8000 }, { 0x00000001, 0x0000 }, { 0x00008000, 0x0000 },
+    { 0x00018000, 0x0002 }, { 0x7F800000, 0x7F80 }, { 0xFF800000, 0xFF80 },
+    /* NaN payload effects of the bit rule */
+    { 0xFFFFFFFF, 0x0000 }, { 0xFFFF8000, 0x0000 }, /* wraps mod 2^32 */
+    { 0x7FFFFFFF, 0x8000 }, { 0x7FFF8000, 0x8000 }, /* carries into sign */
+    { 0x7F800001, 0x7F80 }, { 0xFF800001, 0xFF80 }, /* NaN -> infinity */
+    { 0x7FC00000, 0x7FC0 }, { 0xFF80FFFF, 0xFF81 }, { 0x7F80FFFF, 0x7F81 },
+  };
+  static const uint16_t f16[][2] = {
+    { 0x7C01, 0x7FC0 }, { 0xFC01, 0xFFC0 }, { 0x7E00, 0x7FC0 },
+    { 0x7FFF, 0x7FFF }, { 0xFFFF, 0xFFFF }, { 0x7C08, 0x7FC1 },
+    { 0x7C00, 0x7F80 }, { 0xFC00, 0xFF80 }, { 0x8000, 0x8000 },
+    { 0x0000, 0x0000 }, { 0x3C00, 0x3F80 }, { 0x0001, 0x3380 },
+    { 0x8001, 0xB380 }, { 0x3C01, 0x3F80 }, { 0x3C04, 0x3F80 },
+    { 0x3C0C, 0x3F82 }, { 0x3C0D, 0x3F82 }, { 0x3C08, 0x3F81 },
+    { 0x7BFF, 0x4780 }, { 0x03FF, 0x3880 }, { 0xC000, 0xC000 },
+  };
+  for (size_t i = 0; i < sizeof f32 / sizeof f32[0]; i++) {
+    uint16_t got = oracle_bf16_from_f32_bits (f32[i][0]);
+    CHECK (got == f32[i][1], "f32 0x%08x -> 0x%04x, want 0x%04x", f32[i][0],
+           got, f32[i][1]);
+  }
+  for (size_t i = 0; i < sizeof f16 / sizeof f16[0]; i++) {
+    uint16_t got = oracle_bf16_from_f16_bits (f16[i][0]);
+    CHECK (got == f16[i][1], "f16 0x%04x -> 0x%04x, want 0x%04x", f16[i][0],
+           got, f16[i][1]);
+  }
+  report ("cast: hand-picked FP32/FP16 -> BF16 incl. NaN wrap and quieting");
+}
+
+static void
+test_dequant_hand (void)
+{
+  static const struct {
+    int q; uint32_t scale; int32_t zp; uint32_t f32; uint16_t bf16;
+  } cases[] = {
+    /* scale 1e-45 is 2^-149; zp INT32_MAX rounds to 2^31 */
+    { 0, 0x00000001, INT32_MAX, 0x84800000, 0x8480 },
+    { 127, 0x00000001, INT32_MAX, 0x847FFFFF, 0x8480 },
+    { -128, 0x00000001, INT32_MAX, 0x84800000, 0x8480 }, /* -2^31-128 tie */
+    { 1, 0x00000001, 0, 0x00000001, 0x0000 },            /* bf16 underflow */
+    { -1, 0x00000001, 0, 0x80000001, 0x8000 },           /* signed zero */
+    { 0, 0x00000001, 0, 0x00000000, 0x0000 },
+    { -128, 0x3F800000, 127, 0xC37F0000, 0xC37F },
+    { 3, 0x7F7FFFFF, 0, 0x7F800000, 0x7F80 },            /* f32 overflow */
+    { -2, 0x7F7FFFFF, 0, 0xFF800000, 0xFF80 },
+    { 1, 0x7F7FFFFF, 0, 0x7F7FFFFF, 0x7F80 },            /* bf16 overflow */
+    { 127, 0x3F800000, INT32_MIN, 0x4F000000, 0x4F00 },
+    { -128, 0x3F800000, INT32_MIN, 0x4EFFFFFF, 0x4F00 },
+    { 0, 0x3F800000, 16777217, 0xCB800000, 0xCB80 },     /* z = 2^24 */
+    { 1, 0x3F800000, 16777217, 0xCB7FFFFF, 0xCB80 },
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    uint32_t f = oracle_dequant_f32_bits ((int8_t) cases[i].q,
+        float_of (cases[i].scale), cases[i].zp);
+    uint16_t b = oracle_dequant_bf16_bits ((int8_t) cases[i].q,
+        float_of (cases[i].scale), cases[i].zp);
+    CHECK (f == cases[i].f32, "case %zu: f32 0x%08x want 0x%08x", i, f,
+           cases[i].f32);
+    CHECK (b == cases[i].bf16, "case %zu: bf16 0x%04x want 0x%04x", i, b,
+           cases[i].bf16);
+  }
+  CHECK (bits_of (1e-45f) == 1u, "1e-45f is not the smallest subnormal");
+  report ("dequant: hand-picked wide zero points, subnormal scale, overflow");
+}
+
+/* ---- numerics: second method -------------------------------------------- */
+
+static void
+test_quant_vs_hardware (void)
+{
+  static const float mults[] = { 1.0f, 0.5f, 0.3f, 7.0f, 0.0078125f, 1e30f,
+    1e-40f, 1.4e-45f, 3e-39f, 1.1754944e-38f, 0x1p-130f, 0x1p-24f, 1e-5f };
+  static const int zps[] = { -128, 0, 127, 3 };
+  for (size_t mi = 0; mi < sizeof mults / sizeof mults[0]; mi++)
+    for (size_t zi = 0; zi < sizeof zps / sizeof zps[0]; zi++)
+      for (int mode = 0; mode < 4; mode++) {
+        /* exhaustive FP16 and BF16 */
+        for (uint32_t h = 0; h <= 0xFFFF; h++) {
+          float xh = float_of (f16_to_f32_bits ((uint16_t) h));
+          float xb = float_of (h << 16);
+          int gh = oracle_quant_bits (H, h, mults[mi], zps[zi], mode);
+          int gb = oracle_quant_bits (B, h, mults[mi], zps[zi], mode);
+          CHECK (gh == hw_quant (xh, mults[mi], zps[zi], mode),
+                 "fp16 0x%04x m=%a zp=%d mode %d", h, mults[mi], zps[zi], mode);
+          CHECK (gb == hw_quant (xb, mults[mi], zps[zi], mode),
+                 "bf16 0x%04x m=%a zp=%d mode %d", h, mults[mi], zps[zi], mode);
+        }
+        /* sampled FP32, biased toward small exponents and specials */
+        for (int k = 0; k < 20000; k++) {
+          uint32_t b = (uint32_t) rnd ();
+          if (k & 1)
+            b = (b & 0x807FFFFFu) | (uint32_t) rnd_range (0, 140) << 23;
+          int g = oracle_quant_bits (F, b, mults[mi], zps[zi], mode);
+          CHECK (g == hw_quant (float_of (b), mults[mi], zps[zi], mode),
+                 "fp32 0x%08x m=%a zp=%d mode %d", b, mults[mi], zps[zi],
+                 mode);
+        }
+      }
+  report ("quant: exhaustive FP16/BF16, sampled FP32 vs float hardware");
+}
+
+static void
+test_cast_second_method (void)
+{
+  static const uint32_t lows[] = { 0x0000, 0x0001, 0x7FFF, 0x8000, 0x8001,
+    0xFFFF, 0x4000, 0xC000 };
+  /* FP32: every upper half with edge and random lower halves vs the literal
+   * uint32 expression (NaN upper halves included). */
+  for (uint32_t hi = 0; hi <= 0xFFFF; hi++) {
+    for (size_t j = 0; j < sizeof lows / sizeof lows[0]; j++) {
+      uint32_t b = hi << 16 | lows[j];
+      CHECK (oracle_bf16_from_f32_bits (b) == bf16_literal (b),
+             "f32 0x%08x", b);
+    }
+    uint32_t b = hi << 16 | (uint32_t) (rnd () & 0xFFFF);
+    CHECK (oracle_bf16_from_f32_bits (b) == bf16_literal (b), "f32 0x%08x", b);
+  }
+  /* FP16: every encoding vs integer widening to FP32 + the literal rule
+   * (exact widening, so one rounding), NaN by the stated policy. */
+  for (uint32_t h = 0; h <= 0xFFFF; h++) {
+    uint16_t want;
+    if ((h & 0x7C00u) == 0x7C00u && (h & 0x3FFu))
+      want = (uint16_t) ((h & 0x8000u) | 0x7FC0u | ((h & 0x3FFu) >> 3));
+    else
+      want = bf16_literal (f16_to_f32_bits ((uint16_t) h));
+    CHECK (oracle_bf16_from_f16_bits ((uint16_t) h) == want, "f16 0x%04x", h);
+  }
+  report ("cast: FP32 vs literal expression, exhaustive FP16 vs widening");
+}
+
+static void
+test_dequant_vs_hardware (void)
+{
+  static const int32_t zps[] = { 0, 1, -1, 127, -128, 1000, 16777217,
+    -16777217, 16777219, INT32_MAX, INT32_MIN, 2147483520, 123456789,
+    -987654321 };
+  static const float scales[] = { 1.0f, 0.5f, 1.4e-45f, 4.2e-45f, 1e-40f,
+    1.1754944e-38f, 0.003921569f, 1e30f, FLT_MAX, 3.0f, 0.1f, 1e-20f };
+  for (size_t zi = 0; zi < sizeof zps / sizeof zps[0]; zi++)
+    for (size_t si = 0; si < sizeof scales / sizeof scales[0]; si++)
+      for (int q = -128; q <= 127; q++) {
+        /* Plain float arithmetic: each operation rounds once (x86-64 SSE,
+         * FLT_EVAL_METHOD 0, -ffp-contract=off). */
+        float z = (float) zps[zi];
+        float d = (float) q - z;
+        float r = d * scales[si];
+        uint32_t f = oracle_dequant_f32_bits ((int8_t) q, scales[si], zps[zi]);
+        uint16_t b = oracle_dequant_bf16_bits ((int8_t) q, scales[si],
+            zps[zi]);
+        CHECK (f == bits_of (r), "q=%d zp=%d s=%a: 0x%08x want 0x%08x", q,
+               zps[zi], scales[si], f, bits_of (r));
+        CHECK (b == bf16_literal (bits_of (r)), "q=%d zp=%d s=%a bf16", q,
+               zps[zi], scales[si]);
+      }
+  report ("dequant: every INT8 value vs float hardware, both outputs");
+}
+
+/* ---- layout: worked examples -------------------------------------------- */
+
+static void
+test_worked_examples (void)
+{
+  const int64_t shape[2] = { 2, 3 };
+  const int8_t axes[4] = { -1, -1, 0, 1 };
+  const int64_t tile[4] = { 1, 1, 2, 3 };
+  const float vals[6] = { 1, 2, 3, 4, 5, 6 };
+  const uint16_t bvals[6] = { 0x1122, 0x3344, 0x5566, 0x7788, 0x99AA,
+    0xBBCC };
+  SimaTensorSpec in = dense (2, shape, F);
+  SimaTensorSpec bin = dense (2, shape, B);
+  uint8_t buf[96], want[96];
+
+  /* INT8 Compact: one 6-byte tile, gap 6..15 zero. */
+  SimaTensorSpec o = tiled (2, shape, SIMA_DTYPE_INT8, axes, tile,
+                            SIMA_CHANNELS_COMPACT);
+  CHECK (oracle_required_bytes (&o) == 16, "compact size %llu",
+         (unsigned long long) oracle_required_bytes (&o));
+  memset (buf, 0xAB, sizeof buf);
+  memset (want, 0xAB, sizeof want);
+  memset (want, 0, 16);
+  for (int i = 0; i < 6; i++)
+    want[i] = (uint8_t) (i + 1);
+  oracle_quanttess (&in, vals, &o, 1.0f, 0, 0, buf);
+  check_bytes (buf, want, sizeof buf, "int8 compact");
+
+  /* INT8 PadTo16, zero_point -7 (0xF9) in the 13 padding channels; the
+   * values are x + zero_point = -6..-1. */
+  o.tiled.channels = SIMA_CHANNELS_PAD16;
+  CHECK (oracle_required_bytes (&o) == 32, "pad16 size");
+  memset (buf, 0xAB, sizeof buf);
+  memset (want, 0xAB, sizeof want);
+  memset (want, 0xF9, 32);
+  for (int i = 0; i < 3; i++) {
+    want[i] = (uint8_t) (i + 1 - 7);
+    want[16 + i] = (uint8_t) (i + 4 - 7);
+  }
+  oracle_quanttess (&in, vals, &o, 1.0f, -7, 0, buf);
+  check_bytes (buf, want, sizeof buf, "int8 pad16");
+
+  /* BF16 PadTo16: per pixel 16 low bytes then 16 high bytes. */
+  o.dtype = B;
+  CHECK (oracle_required_bytes (&o) == 64, "bf16 pad16 size");
+  memset (buf, 0xAB, sizeof buf);
+  memset (want, 0xAB, sizeof want);
+  memset (want, 0, 64);
+  for (int w = 0; w < 2; w++)
+    for (int c = 0; c < 3; c++) {
+      want[w * 32 + c] = (uint8_t) (bvals[w * 3 + c] & 0xFF);
+      want[w * 32 + 16 + c] = (uint8_t) (bvals[w * 3 + c] >> 8);
+    }
+  oracle_casttess (&bin, bvals, &o, buf);
+  check_bytes (buf, want, sizeof buf, "bf16 pad16 from bf16");
+
+  /* CastTess spec example: rank 6, axes {2,3,4,5}, BF16 Compact: one tile
+   * of 2 pixels x (3 low + 3 high) = 12 bytes, span 16. */
+  const int64_t s6[6] = { 1, 1, 1, 1, 2, 3 };
+  const int8_t a6[4] = { 2, 3, 4, 5 };
+  SimaTensorSpec i6 = dense (6, s6, B);
+  SimaTensorSpec o6 = tiled (6, s6, B, a6, tile, SIMA_CHANNELS_COMPACT);
+  CHECK (oracle_required_bytes (&o6) == 16, "rank-6 bf16 compact size");
+  memset (buf, 0xAB, sizeof buf);
+  memset (want, 0xAB, sizeof want);
+  memset (want, 0, 16);
+  for (int w = 0; w < 2; w++)
+    for (int c = 0; c < 3; c++) {
+      want[w * 6 + c] = (uint8_t) (bvals[w * 3 + c] & 0xFF);
+      want[w * 6 + 3 + c] = (uint8_t) (bvals[w * 3 + c] >> 8);
+    }
+  oracle_casttess (&i6, bvals, &o6, buf);
+  check_bytes (buf, want, sizeof buf, "rank-6 bf16 compact");
+
+  /* FP32 {2,3} strides {32,8}: 4 + 1*32 + 2*8 = 52 bytes. */
+  SimaTensorSpec st = dense (2, shape, F);
+  st.layout = SIMA_LAYOUT_STRIDED;
+  st.strides_bytes[0] = 32;
+  st.strides_bytes[1] = 8;
+  CHECK (oracle_required_bytes (&st) == 52, "strided size %llu",
+         (unsigned long long) oracle_required_bytes (&st));
+  int64_t c12[2] = { 1, 2 };
+  CHECK (oracle_element_offset (&st, c12) == 48, "strided offset");
+  /* quanttess from that strided view; holes hold NaN and must not matter */
+  float sv[13];
+  for (int i = 0; i < 13; i++)
+    sv[i] = NAN;
+  for (int i = 0; i < 6; i++)
+    sv[(i / 3) * 8 + (i % 3) * 2] = vals[i];
+  o.dtype = SIMA_DTYPE_INT8;
+  o.tiled.channels = SIMA_CHANNELS_COMPACT;
+  memset (buf, 0xAB, sizeof buf);
+  oracle_quanttess (&st, sv, &o, 2.0f, 0, 0, buf);
+  for (int i = 0; i < 6; i++)
+    CHECK (buf[i] == 2 * (i + 1), "strided quant byte %d = %d", i, buf[i]);
+  report ("layout: worked examples (INT8 Compact/PadTo16, BF16, 52-byte view)");
+}
+
+/* ---- layout: hand-computed tiled and blocked geometry ------------------- */
+
+static void
+test_tiled_hand (void)
+{
+  /* [outer=2, D=3, H=3, W=3, C=5], tile {2,2,2,4}: partial tiles on every
+   * dimension. Compact INT8 spans per C-full class: pixels 8,4,4,2,4,2,2,1
+   * times 4 channels, rounded to 16 -> 32+16*7 = 144; C-boundary (1 channel):
+   * 8 tiles x 16 = 128; slice 272; total 544. */
+  const int64_t shape[5] = { 2, 3, 3, 3, 5 };
+  const int8_t axes[4] = { 1, 2, 3, 4 };
+  const int64_t tile[4] = { 2, 2, 2, 4 };
+  SimaTensorSpec s = tiled (5, shape, SIMA_DTYPE_INT8, axes, tile,
+                            SIMA_CHANNELS_COMPACT);
+  CHECK (oracle_required_bytes (&s) == 544, "compact %llu",
+         (unsigned long long) oracle_required_bytes (&s));
+  /* element (1,2,0,2,4): tile (c1,d1,h0,w1). Before it in the slice: all of
+   * c0 (144), the 4 tiles of c1,d0 (64), tile c1,d1,h0,w0 (16) -> 224; pixel
+   * 0 of a 1x2x1 tile, channel 0; plus slice 272 -> 496. */
+  int64_t e[5] = { 1, 2, 0, 2, 4 };
+  CHECK (oracle_element_offset (&s, e) == 496, "offset %lld",
+         (long long) oracle_element_offset (&s, e));
+  /* element (0,1,2,1,2): tile (c0,d0,h1,w0), ext D2 H1 W2 C4; preceding
+   * tiles c0,d0,h0,w0 (32) and c0,d0,h0,w1 (16) -> 48; pixel (1,0,1) =
+   * (1*1+0)*2+1 = 3 -> 12; channel 2 -> 62. */
+  int64_t e2[5] = { 0, 1, 2, 1, 2 };
+  CHECK (oracle_element_offset (&s, e2) == 62, "offset2 %lld",
+         (long long) oracle_element_offset (&s, e2));
+  s.tiled.channels = SIMA_CHANNELS_PAD16;          /* 16 ch * 27 px * 2 */
+  CHECK (oracle_required_bytes (&s) == 2 * 2 * 27 * 16, "pad16");
+  s.dtype = B;
+  s.tiled.channels = SIMA_CHANNELS_COMPACT;
+  /* BF16 compact: C-full 64+32+32+16+32+16+16+16 = 224, C-boundary 128. */
+  CHECK (oracle_required_bytes (&s) == 2 * 352, "bf16 compact %llu",
+         (unsigned long long) oracle_required_bytes (&s));
+  /* channel axis first, outer axis in the middle: [C=5, outer=2, W=3] */
+  const int64_t sh2[3] = { 5, 2, 3 };
+  const int8_t ax2[4] = { -1, -1, 2, 0 };
+  const int64_t t2[4] = { 1, 1, 2, 3 };
+  SimaTensorSpec p = tiled (3, sh2, SIMA_DTYPE_INT8, ax2, t2,
+                            SIMA_CHANNELS_COMPACT);
+  /* tiles (c0,w0) 6->16, (c0,w1) 3->16, (c1,w0) 4->16, (c1,w1) 2->16 */
+  CHECK (oracle_required_bytes (&p) == 128, "permuted size");
+  int64_t e3[3] = { 4, 1, 2 };          /* c1 tile, w1 tile, slice 1 */
+  CHECK (oracle_element_offset (&p, e3) == 64 + 48 + 1, "permuted offset");
+  report ("layout: hand-computed tiled sizes and offsets, partial everywhere");
+}
+
+static void
+test_cblocked (void)
+{
+  /* [outer=2, H=2, W=3, C=17]: CB = 2, size 2*2*2*3*16 = 384. */
+  const int64_t shape[4] = { 2, 2, 3, 17 };
+  SimaTensorSpec in = dense (4, shape, SIMA_DTYPE_INT8);
+  in.layout = SIMA_LAYOUT_MLA_CBLOCKED;
+  SimaTensorSpec out = dense (4, shape, F);
+  uint8_t src[384];
+  float dst[204];
+
+  CHECK (oracle_required_bytes (&in) == 384, "size");
+  int64_t e[4] = { 1, 1, 2, 16 };       /* ((1*2+1)*2+1)*48 + 2*16 + 0 */
+  CHECK (oracle_element_offset (&in, e) == 368, "offset");
+  /* Sequential walk of blocks [o][cb][h][w][16] with garbage in padding. */
+  int64_t pos = 0;
+  for (int o = 0; o < 2; o++)
+    for (int cb = 0; cb < 2; cb++)
+      for (int h = 0; h < 2; h++)
+        for (int w = 0; w < 3; w++)
+          for (int l = 0; l < 16; l++, pos++) {
+            int c = cb * 16 + l;
+            src[pos] = c < 17 ?
+                (uint8_t) (((o * 2 + h) * 3 + w) * 17 + c - 100) : 0x7F;
+          }
+  oracle_detessdequant (&in, src, &out, 0.5f, 0, (uint8_t *) dst);
+  for (int i = 0; i < 204; i++) {
+    int8_t q = (int8_t) (i - 100);
+    CHECK (dst[i] == 0.5f * q, "element %d = %g", i, dst[i]);
+  }
+  report ("layout: CBlocked C=17 size, offset, dequant ignoring padding");
+}
+
+/* ---- layout: random geometries vs a sequential walker ------------------- */
+
+/* Packs tiles in physical order (outer slices, tiles C,D,H,W, pixels D,H,W,
+ * planes, stored channels, alignment tail) and records, per logical element,
+ * the offset of its low byte and its tile's stored channel count; kind[] gets
+ * 0 gap, 1 padding, 2 low/INT8 value byte, 3 high byte. Returns the size. */
+static int64_t
+walk_tiled (const SimaTensorSpec *s, int64_t *elem_off, int64_t *elem_st,
+            uint8_t *kind)
+{
+  int64_t n[4], t[4], nt[4], outer_n = 1, pos = 0, coords[SIMA_MAX_RANK];
+  int outer_ax[SIMA_MAX_RANK], n_outer = 0;
+  int bpe = s->dtype == B ? 2 : 1;
+  for (int i = 0; i < s->rank; i++) {
+    int mapped = 0;
+    for (int k = 0; k < 4; k++)
+      mapped |= s->tiled.axes[k] == i;
+    if (!mapped) {
+      outer_ax[n_outer++] = i;
+      outer_n *= s->shape[i];
+    }
+  }
+  for (int k = 0; k < 4; k++) {
+    n[k] = s->tiled.axes[k] < 0 ? 1 : s->shape[s->tiled.axes[k]];
+    t[k] = s->tiled.tile_shape[k];
+    nt[k] = (n[k] + t[k] - 1) / t[k];
+  }
+  for (int64_t o = 0; o < outer_n; o++) {
+    int64_t rest = o;
+    for (int j = n_outer - 1; j >= 0; j--) {
+      coords[outer_ax[j]] = rest % s->shape[outer_ax[j]];
+      rest /= s->shape[outer_ax[j]];
+    }
+    for (int64_t ic = 0; ic < nt[3]; ic++)
+      for (int64_t id = 0; id < nt[0]; id++)
+        for (int64_t ih = 0; ih < nt[1]; ih++)
+          for (int64_t iw = 0; iw < nt[2]; iw++) {
+            int64_t i4[4] = { id, ih, iw, ic }, e[4], start = pos;
+            for (int k = 0; k < 4; k++)
+              e[k] = n[k] - i4[k] * t[k] < t[k] ? n[k] - i4[k] * t[k] : t[k];
+            int64_t st = s->tiled.channels == SIMA_CHANNELS_PAD16 ?
+                (e[3] + 15) / 16 * 16 : e[3];
+            for (int64_t d = 0; d < e[0]; d++)
+              for (int64_t h = 0; h < e[1]; h++)
+                for (int64_t w = 0; w < e[2]; w++)
+                  for (int pl = 0; pl < bpe; pl++)
+                    for (int64_t c = 0; c < st; c++, pos++) {
+                      int64_t u[4] = { d, h, w, c };
+                      if (c >= e[3]) {
+                        if (kind)
+                          kind[pos] = 1;
+                        continue;
+                      }
+                      for (int k = 0; k < 4; k++)
+                        if (s->tiled.axes[k] >= 0)
+                          coords[s->tiled.axes[k]] = i4[k] * t[k] + u[k];
+                      int64_t idx = 0;
+                      for (int i = 0; i < s->rank; i++)
+                        idx = idx * s->shape[i] + coords[i];
+                      if (kind)
+                        kind[pos] = (uint8_t) (2 + pl);
+                      if (elem_off && pl == 0) {
+                        elem_off[idx] = pos;
+                        elem_st[idx] = st;
+                      }
+                    }
+            for (; (pos - start) % 16; pos++)
+              if (kind)
+                kind[pos] = 0;
+          }
+  }
+  return pos;
+}
+
+/* A random valid tiled spec (shape, axes, tiles, channel mode) of dtype. */
+static SimaTensorSpec
+random_tiled (SimaDType dtype)
+{
+  static const int64_t cvals[] = { 1, 2, 3, 5, 16, 17, 32, 33 };
+  SimaTensorSpec s;
+  int64_t total;
+  do {
+    memset (&s, 0, sizeof s);
+    s.rank = (int) rnd_range (1, 6);
+    s.dtype = dtype;
+    s.layout = SIMA_LAYOUT_MLA_TILED;
+    s.tiled.channels = (SimaChannels) rnd_range (0, 1);
+    total = 1;
+    for (int i = 0; i < s.rank; i++) {
+      s.shape[i] = rnd_range (1, 4);
+      total *= s.shape[i];
+    }
+    int perm[SIMA_MAX_RANK];
+    shuffle (perm, s.rank);
+    int used = 0;
+    int cax = perm[used++];
+    total /= s.shape[cax];
+    s.shape[cax] = cvals[rnd () % 8];
+    total *= s.shape[cax];
+    s.tiled.axes[3] = (int8_t) cax;
+    s.tiled.tile_shape[3] = rnd_range (1, s.shape[cax] + 3);
+    for (int k = 0; k < 3; k++) {
+      if (used < s.rank && rnd () % 3) {
+        int ax = perm[used++];
+        s.tiled.axes[k] = (int8_t) ax;
+        s.tiled.tile_shape[k] = rnd_range (1, s.shape[ax] + 1);
+      } else {
+        s.tiled.axes[k] = -1;
+        s.tiled.tile_shape[k] = 1;
+      }
+    }
+  } while (total > 4000);
+  return s;
+}
+
+/* A random non-overlapping strided (or contiguous) view of in's shape:
+ * axes stacked in a random physical order with random extra pitch. */
+static void
+randomize_view (SimaTensorSpec *v)
+{
+  int order[SIMA_MAX_RANK];
+  int64_t sc = v->dtype == F ? 4 : 2, next;
+  if (rnd () % 3 == 0)
+    return;                                   /* keep contiguous */
+  v->layout = SIMA_LAYOUT_STRIDED;
+  shuffle (order, v->rank);
+  next = sc * rnd_range (1, 2);
+  for (int i = 0; i < v->rank; i++) {
+    int ax = order[i];
+    v->strides_bytes[ax] = next;
+    next = next * v->shape[ax] + sc * rnd_range (0, 3);
+  }
+}
+
+static void
+test_random_tiled (void)
+{
+  for (int iter = 0; iter < 600; iter++) {
+    SimaDType odt = iter % 2 ? B : SIMA_DTYPE_INT8;
+    SimaTensorSpec o = random_tiled (odt);
+    SimaTensorSpec in = o;
+    in.layout = SIMA_LAYOUT_CONTIGUOUS;
+    in.dtype = (SimaDType) (iter / 2 % 3);    /* FP32, FP16, BF16 */
+    randomize_view (&in);
+    int64_t count = 1, size = walk_tiled (&o, NULL, NULL, NULL);
+    for (int i = 0; i < o.rank; i++)
+      count *= o.shape[i];
+    if ((uint64_t) size != oracle_required_bytes (&o)) {
+      CHECK (0, "iter %d: walker %lld bytes, oracle %llu", iter,
+             (long long) size, (unsigned long long) oracle_required_bytes (&o));
+      continue;
+    }
+    int64_t *eoff = malloc ((size_t) count * sizeof *eoff);
+    int64_t *est = malloc ((size_t) count * sizeof *est);
+    uint8_t *kind = malloc ((size_t) size);
+    uint64_t in_size = oracle_required_bytes (&in);
+    uint8_t *src = malloc ((size_t) in_size + 4);
+    uint8_t *got = malloc ((size_t) size + 32);
+    uint8_t *want = malloc ((size_t) size + 32);
+    walk_tiled (&o, eoff, est, kind);
+    for (uint64_t i = 0; i < in_size; i++)
+      src[i] = (uint8_t) rnd ();
+
+    int64_t coords[SIMA_MAX_RANK];
+    int zp = (int) rnd_range (-128, 127), mode = (int) rnd_range (0, 3);
+    float mult = (float) ldexp (1.0 + (double) (rnd () % 1000) / 1000.0,
+        (int) rnd_range (-10, 2));
+    for (int64_t i = 0; i < size; i++)
+      want[i] = kind[i] == 1 && odt == SIMA_DTYPE_INT8 ? (uint8_t) zp : 0;
+    memset (want + size, 0xCD, 32);
+    for (int64_t idx = 0; idx < count; idx++) {
+      unravel (&o, idx, coords);
+      CHECK (oracle_element_offset (&o, coords) == eoff[idx],
+             "iter %d elem %lld: offset %lld, walker %lld", iter,
+             (long long) idx, (long long) oracle_element_offset (&o, coords),
+             (long long) eoff[idx]);
+      const uint8_t *p = src + oracle_element_offset (&in, coords);
+      uint32_t bits = 0;
+      memcpy (&bits, p, in.dtype == F ? 4 : 2);   /* little-endian host */
+      if (odt == SIMA_DTYPE_INT8) {
+        want[eoff[idx]] = (uint8_t) oracle_quant_bits (in.dtype, bits, mult,
+            zp, mode);
+      } else {
+        uint16_t bf = in.dtype == F ? oracle_bf16_from_f32_bits (bits) :
+            in.dtype == H ? oracle_bf16_from_f16_bits ((uint16_t) bits) :
+            (uint16_t) bits;
+        want[eoff[idx]] = (uint8_t) bf;
+        want[eoff[idx] + est[idx]] = (uint8_t) (bf >> 8);
+      }
+    }
+    memset (got, 0xCD, (size_t) size + 32);    /* dirty reuse + guard */
+    if (odt == SIMA_DTYPE_INT8)
+      oracle_quanttess (&in, src, &o, mult, zp, mode, got);
+    else
+      oracle_casttess (&in, src, &o, got);
+    check_bytes (got, want, (size_t) size + 32, "random tiled output");
+
+    /* DetessDequant reads the same INT8 tiles back (garbage in padding)
+     * into a random FP32/BF16 view whose holes must stay untouched. */
+    if (odt == SIMA_DTYPE_INT8) {
+      SimaTensorSpec dv = o;
+      dv.layout = SIMA_LAYOUT_CONTIGUOUS;
+      dv.dtype = iter % 4 == 0 ? F : B;
+      randomize_view (&dv);
+      uint64_t dsz = oracle_required_bytes (&dv);
+      uint8_t *dst = malloc ((size_t) dsz);
+      uint8_t *dwant = malloc ((size_t) dsz);
+      for (int64_t i = 0; i < size; i++)
+        if (kind[i] < 2)
+          got[i] = (uint8_t) rnd ();
+      memset (dst, 0xEE, (size_t) dsz);
+      memset (dwant, 0xEE, (size_t) dsz);
+      for (int64_t idx = 0; idx < count; idx++) {
+        unravel (&o, idx, coords);
+        int8_t q;
+        memcpy (&q, got + eoff[idx], 1);
+        uint8_t *p = dwant + oracle_element_offset (&dv, coords);
+        uint32_t f = oracle_dequant_f32_bits (q, 0.25f, 3);
+        uint16_t b = oracle_dequant_bf16_bits (q, 0.25f, 3);
+        memcpy (p, dv.dtype == F ? (void *) &f : (void *) &b,
+                dv.dtype == F ? 4 : 2);
+      }
+      oracle_detessdequant (&o, got, &dv, 0.25f, 3, dst);
+      check_bytes (dst, dwant, (size_t) dsz, "random detessdequant");
+      free (dst), free (dwant);
+    }
+    free (eoff), free (est), free (kind), free (src), free (got), free (want);
+  }
+  report ("layout: 600 random tiled geometries vs sequential walker");
+}
+
+static void
+test_empty (void)
+{
+  const int64_t shape[3] = { 2, 0, 3 };
+  const int8_t axes[4] = { -1, -1, 0, 2 };
+  const int64_t tile[4] = { 1, 1, 1, 2 };
+  SimaTensorSpec t = tiled (3, shape, SIMA_DTYPE_INT8, axes, tile,
+                            SIMA_CHANNELS_PAD16);
+  SimaTensorSpec d = dense (3, shape, F);
+  SimaTensorSpec st = d;
+  st.layout = SIMA_LAYOUT_STRIDED;
+  st.strides_bytes[0] = 400;
+  st.strides_bytes[2] = 4;
+  SimaTensorSpec cb = dense (3, shape, SIMA_DTYPE_INT8);
+  cb.layout = SIMA_LAYOUT_MLA_CBLOCKED;
+  uint8_t guard = 0x5A;
+  CHECK (oracle_required_bytes (&t) == 0, "tiled");
+  CHECK (oracle_required_bytes (&d) == 0, "dense");
+  CHECK (oracle_required_bytes (&st) == 0, "strided");
+  CHECK (oracle_required_bytes (&cb) == 0, "cblocked");
+  oracle_quanttess (&d, NULL, &t, 1.0f, 0, 0, &guard);
+  oracle_detessdequant (&t, NULL, &d, 1.0f, 0, &guard);
+  CHECK (guard == 0x5A, "empty tensor wrote a byte");
+  report ("layout: empty tensors need 0 bytes and write nothing");
+}
+
+int
+main (void)
+{
+  /* The hardware cross-checks assume the default FP environment. */
+  CHECK (fegetround () == FE_TONEAREST, "rounding mode is not nearest");
+  report ("default FP environment");
+  test_quant_hand ();
+  test_cast_hand ();
+  test_dequant_hand ();
+  test_quant_vs_hardware ();
+  test_cast_second_method ();
+  test_dequant_vs_hardware ();
+  test_worked_examples ();
+  test_tiled_hand ();
+  test_cblocked ();
+  test_random_tiled ();
+  test_empty ();
+  printf ("1..%d\n", n_tests);
+  return n_failed ? 1 : 0;
+}

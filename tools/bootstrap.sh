@@ -1,0 +1,27 @@
+# shellcheck shell=bash
+# Sourced by tools/test.sh and tools/demo.sh: installs the Debian 12 packages
+# the project needs when any is missing. The list lives here and only here.
+
+SIMA_DEBIAN_PACKAGES=(
+  build-essential meson ninja-build pkg-config
+)
+
+sima_bootstrap() {
+  local missing=() pkg sudo=""
+  for pkg in "${SIMA_DEBIAN_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" \
+      || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || {
+      echo "bootstrap: need root or sudo to install: ${missing[*]}" >&2
+      return 1
+    }
+    sudo="sudo"
+  fi
+  echo "bootstrap: installing ${missing[*]}"
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+    --no-install-recommends "${missing[@]}"
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The whole test suite on a fresh Debian 12 machine: installs what is
+# missing, builds with warnings as errors, runs every test, then builds again
+# with AddressSanitizer + UndefinedBehaviorSanitizer and runs every test
+# again. The exit status is the truth.
+#
+#   tools/test.sh            both builds
+#   SIMA_BUILD_ROOT=dir      where the build trees go (default: _build)
+set -euo pipefail
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=tools/bootstrap.sh
+. "$top/tools/bootstrap.sh"
+sima_bootstrap
+
+root=${SIMA_BUILD_ROOT:-$top/_build}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+configure() {  # dir, extra meson options...
+  local dir=$1; shift
+  if [ -f "$dir/build.ninja" ]; then
+    meson configure "$dir" "$@" >/dev/null
+  else
+    meson setup "$dir" "$top" --werror "$@" >/dev/null
+  fi
+}
+
+run_suite() {  # dir, label
+  local dir=$1 label=$2
+  echo "== $label: build"
+  ninja -C "$dir" -j "$jobs"
+  echo "== $label: test"
+  if ! meson test -C "$dir" --num-processes "$jobs" --print-errorlogs; then
+    echo "== $label: FAILED (log: $dir/meson-logs/testlog.txt)"
+    return 1
+  fi
+  # The sweeps report their case counts as TAP points; show them.
+  grep -hE '^ok [0-9]+ - .*(cases|mismatches)' "$dir/meson-logs/testlog.txt" \
+    | sed "s/^/   [$label] /" || true
+}
+
+configure "$root/release" -Dbuildtype=debugoptimized
+run_suite "$root/release" "release"
+
+# halt_on_error makes every sanitizer report a test failure.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+configure "$root/sanitize" -Dbuildtype=debugoptimized \
+  -Db_sanitize=address,undefined -Db_lundef=false
+run_suite "$root/sanitize" "asan+ubsan"
+
+echo "== all suites passed"
