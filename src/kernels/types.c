@@ -11,7 +11,12 @@ sima_dtype_size (SimaDType dtype)
     case SIMA_DTYPE_BFLOAT16:
       return 2;
     case SIMA_DTYPE_INT8:
+    case SIMA_DTYPE_UINT8:
       return 1;
+    case SIMA_DTYPE_INT16:
+      return 2;
+    case SIMA_DTYPE_INT32:
+      return 4;
   }
   return 0;
 }
@@ -28,6 +33,12 @@ sima_dtype_name (SimaDType dtype)
       return "bfloat16";
     case SIMA_DTYPE_INT8:
       return "int8";
+    case SIMA_DTYPE_UINT8:
+      return "uint8";
+    case SIMA_DTYPE_INT16:
+      return "int16";
+    case SIMA_DTYPE_INT32:
+      return "int32";
   }
   return "unknown";
 }

@@ -5,55 +5,25 @@
  * Each tap_ok() is one TAP test point; large sweeps count their own cases
  * and report one point with the count ("... 6291456 cases, 0 mismatches"),
  * so the meson log carries the numbers. tap_done() prints the plan and gives
- * the exit status.
+ * the exit status. The counters live in tap.c so that every file of a test
+ * program numbers its points in one sequence.
  */
 #ifndef SIMA_TESTS_TAP_H
 #define SIMA_TESTS_TAP_H
 
-#include <stdarg.h>
-#include <stdio.h>
-
-static int tap_count_;
-static int tap_failures_;
-
 #if defined(__GNUC__)
-__attribute__ ((format (printf, 2, 3)))
+#define SIMA_TAP_PRINTF(f, a) __attribute__ ((format (printf, f, a)))
+#else
+#define SIMA_TAP_PRINTF(f, a)
 #endif
-static inline int
-tap_ok (int ok, const char *fmt, ...)
-{
-  va_list args;
 
-  printf ("%sok %d - ", ok ? "" : "not ", ++tap_count_);
-  va_start (args, fmt);
-  vprintf (fmt, args);
-  va_end (args);
-  printf ("\n");
-  fflush (stdout);
-  tap_failures_ += !ok;
-  return ok;
-}
+/* Reports one point; returns ok. */
+int tap_ok (int ok, const char *fmt, ...) SIMA_TAP_PRINTF (2, 3);
 
-#if defined(__GNUC__)
-__attribute__ ((format (printf, 1, 2)))
-#endif
-static inline void
-tap_diag (const char *fmt, ...)
-{
-  va_list args;
+/* A "# ..." diagnostic line. */
+void tap_diag (const char *fmt, ...) SIMA_TAP_PRINTF (1, 2);
 
-  printf ("# ");
-  va_start (args, fmt);
-  vprintf (fmt, args);
-  va_end (args);
-  printf ("\n");
-}
-
-static inline int
-tap_done (void)
-{
-  printf ("1..%d\n", tap_count_);
-  return tap_failures_ != 0;
-}
+/* Prints the plan; returns the process exit status. */
+int tap_done (void);
 
 #endif /* SIMA_TESTS_TAP_H */

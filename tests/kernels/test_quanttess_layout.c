@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout_gen.h"
+#include "pack_matrix.h"
 #include "oracle.h"
 #include "tap.h"
 #include "test_util.h"
@@ -99,121 +99,33 @@ worked_examples (void)
   }
 }
 
-typedef struct {
-  uint64_t cases, bytes, mismatched_cases, failed, guard_failures,
-      input_changed, dirty_differs;
-} MatrixTally;
-
-/* One geometry: returns 1 when everything matched. */
-static int
-check_case (TestRng *rng, const GenTiling *gt, SimaDType dtype,
-    GenViewKind kind, SimaQuantTessParams p, MatrixTally *t)
+static SimaStatus
+quant_run (const void *ctx, const SimaTensorSpec *in, const void *in_data,
+    uint64_t in_cap, const SimaTensorSpec *out, void *out_data,
+    uint64_t out_cap)
 {
-  SimaTensorSpec in = gen_view (rng, dtype, gt->rank, gt->shape, kind);
-  SimaTensorSpec out = test_spec_tiled (SIMA_DTYPE_INT8, gt->rank, gt->shape,
-      gt->tiled.axes, gt->tiled.tile_shape, gt->tiled.channels);
-  uint64_t in_bytes = oracle_required_bytes (&in);
-  uint64_t out_bytes = oracle_required_bytes (&out);
-  TestBuffer ib = test_buffer_new ((size_t) in_bytes, 0, 0);
-  TestBuffer ob = test_buffer_new ((size_t) out_bytes, 0, 0xA5);
-  TestBuffer ob2 = test_buffer_new ((size_t) out_bytes, 0, 0x00);
-  uint8_t *want = malloc ((size_t) out_bytes + 1);
-  uint8_t *in_copy = malloc ((size_t) in_bytes + 1);
-  SimaStatus st, st2;
-  int ok = 1;
-
-  /* holes of strided views hold random bits too: they must not matter */
-  gen_fill_values (rng, dtype, p.multiplier, ib.data, ib.size);
-  memcpy (in_copy, ib.data, ib.size);
-  oracle_quanttess (&in, ib.data, &out, p.multiplier, p.zero_point,
-      (int) p.rounding, want);
-  st = run (&in, ib.data, in_bytes, &out, ob.data, out_bytes, p, NULL);
-  st2 = run (&in, ib.data, in_bytes, &out, ob2.data, out_bytes, p, NULL);
-
-  t->cases++;
-  t->bytes += out_bytes;
-  if (st.code != SIMA_OK || st2.code != SIMA_OK) {
-    t->failed++;
-    ok = 0;
-    tap_diag ("rank %d shape %s: %s", gt->rank,
-        test_shape_str (gt->rank, gt->shape), st.message);
-  } else {
-    if (memcmp (ob.data, want, (size_t) out_bytes) != 0) {
-      t->mismatched_cases++;
-      ok = 0;
-    }
-    if (memcmp (ob.data, ob2.data, (size_t) out_bytes) != 0) {
-      t->dirty_differs++;
-      ok = 0;
-    }
-  }
-  if (!test_buffer_guards_ok (&ob) || !test_buffer_guards_ok (&ob2)
-      || !test_buffer_guards_ok (&ib)) {
-    t->guard_failures++;
-    ok = 0;
-  }
-  if (memcmp (in_copy, ib.data, ib.size) != 0) {
-    t->input_changed++;
-    ok = 0;
-  }
-  if (!ok && t->mismatched_cases + t->failed + t->guard_failures < 6)
-    tap_diag ("failing case: %s %s view, rank %d shape %s axes %d,%d,%d,%d "
-        "tile %lld,%lld,%lld,%lld %s", sima_dtype_name (dtype),
-        gen_view_kind_name (kind), gt->rank,
-        test_shape_str (gt->rank, gt->shape), gt->tiled.axes[0],
-        gt->tiled.axes[1], gt->tiled.axes[2], gt->tiled.axes[3],
-        (long long) gt->tiled.tile_shape[0], (long long) gt->tiled.tile_shape[1],
-        (long long) gt->tiled.tile_shape[2], (long long) gt->tiled.tile_shape[3],
-        sima_channels_name (gt->tiled.channels));
-  test_buffer_free (&ib);
-  test_buffer_free (&ob);
-  test_buffer_free (&ob2);
-  free (want);
-  free (in_copy);
-  return ok;
+  return run (in, in_data, in_cap, out, out_data, out_cap,
+      *(const SimaQuantTessParams *) ctx, NULL);
 }
 
 static void
-layout_matrix (void)
+quant_oracle (const void *ctx, const SimaTensorSpec *in, const void *in_data,
+    const SimaTensorSpec *out, uint8_t *want)
 {
-  static const int64_t channel_counts[] = { 1, 2, 3, 16, 17, 32, 33 };
-  static const SimaDType dtypes[3] = { SIMA_DTYPE_FLOAT32, SIMA_DTYPE_FLOAT16,
-    SIMA_DTYPE_BFLOAT16 };
-  static const float mults[3] = { 1.0f, 0.3f, 64.0f };
-  TestRng rng = { 0x1a70 };
-  MatrixTally t;
-  int rank, c_axis, mode, rep;
-  size_t ci;
+  const SimaQuantTessParams *p = ctx;
+  oracle_quanttess (in, in_data, out, p->multiplier, p->zero_point,
+      (int) p->rounding, want);
+}
 
-  memset (&t, 0, sizeof t);
-  for (rank = 1; rank <= SIMA_MAX_RANK; rank++)
-    for (c_axis = 0; c_axis < rank; c_axis++)
-      for (ci = 0; ci < sizeof channel_counts / sizeof channel_counts[0]; ci++)
-        for (mode = 0; mode < 2; mode++)
-          for (rep = 0; rep < GEN_VIEW_KIND_COUNT; rep++) {
-            GenTiling gt;
-            SimaQuantTessParams p;
-            SimaDType dtype = dtypes[test_rng_below (&rng, 3)];
-            gen_tiling (&rng, rank, c_axis, channel_counts[ci],
-                (SimaChannels) mode, &gt);
-            p.multiplier = mults[test_rng_below (&rng, 3)];
-            p.zero_point = (int32_t) test_rng_range (&rng, -128, 127);
-            p.rounding = (SimaRounding) test_rng_below (&rng, 4);
-            check_case (&rng, &gt, dtype, (GenViewKind) rep, p, &t);
-          }
-  tap_ok (t.cases > 0 && t.mismatched_cases == 0 && t.failed == 0,
-      "layout matrix: ranks 1-6 x every channel axis x C in "
-      "{1,2,3,16,17,32,33} x compact/pad16 x 4 input views: %llu cases, "
-      "%llu output bytes, %llu mismatched cases, %llu failed calls",
-      (unsigned long long) t.cases, (unsigned long long) t.bytes,
-      (unsigned long long) t.mismatched_cases,
-      (unsigned long long) t.failed);
-  tap_ok (t.guard_failures == 0, "guard bytes around input and output intact "
-      "in all %llu cases", (unsigned long long) t.cases);
-  tap_ok (t.input_changed == 0, "input buffers (holes included) unchanged in "
-      "all %llu cases", (unsigned long long) t.cases);
-  tap_ok (t.dirty_differs == 0, "dirty output reuse (0xA5 vs 0x00 prefill) "
-      "gives identical bytes in all %llu cases", (unsigned long long) t.cases);
+/* new parameters for every case of the matrix */
+static void
+vary_params (TestRng *rng, void *ctx)
+{
+  static const float mults[3] = { 1.0f, 0.3f, 64.0f };
+  SimaQuantTessParams *p = ctx;
+  p->multiplier = mults[test_rng_below (rng, 3)];
+  p->zero_point = (int32_t) test_rng_range (rng, -128, 127);
+  p->rounding = (SimaRounding) test_rng_below (rng, 4);
 }
 
 /* Named shapes the random matrix might only brush against. */
@@ -249,16 +161,20 @@ named_cases (void)
 
   for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     GenTiling gt;
-    MatrixTally t;
-    SimaQuantTessParams p = { 0.3f, -7, SIMA_ROUNDING_TOWARD_NEGATIVE };
+    PackTally t;
+    static const SimaQuantTessParams p = { 0.3f, -7,
+      SIMA_ROUNDING_TOWARD_NEGATIVE };
+    PackOp op = { SIMA_DTYPE_INT8, quant_run, quant_oracle, 0.3f, &p };
+    int ok;
     memset (&t, 0, sizeof t);
     gt.rank = cases[i].rank;
     memcpy (gt.shape, cases[i].shape, sizeof gt.shape);
     memcpy (gt.tiled.axes, cases[i].axes, 4);
     memcpy (gt.tiled.tile_shape, cases[i].tile, sizeof gt.tiled.tile_shape);
     gt.tiled.channels = cases[i].mode;
-    tap_ok (check_case (&rng, &gt, SIMA_DTYPE_FLOAT32, cases[i].view, p, &t),
-        "%s (%s view): %llu bytes match the oracle", cases[i].name,
+    ok = pack_matrix_case (&rng, &op, &gt, SIMA_DTYPE_FLOAT32,
+        cases[i].view, &t);
+    tap_ok (ok, "%s (%s view): %llu bytes match the oracle", cases[i].name,
         gen_view_kind_name (cases[i].view), (unsigned long long) t.bytes);
   }
 }
@@ -310,6 +226,12 @@ main (void)
   worked_examples ();
   named_cases ();
   empty_tensors ();
-  layout_matrix ();
+  {
+    static const SimaDType dtypes[3] = { SIMA_DTYPE_FLOAT32,
+      SIMA_DTYPE_FLOAT16, SIMA_DTYPE_BFLOAT16 };
+    SimaQuantTessParams p = { 1.0f, 0, SIMA_ROUNDING_NEAREST_EVEN };
+    PackOp op = { SIMA_DTYPE_INT8, quant_run, quant_oracle, 1.0f, &p };
+    pack_matrix_run ("QuantTess", &op, dtypes, 3, 0x1a70, vary_params, &p);
+  }
   return tap_done ();
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "status_expect.h"
 #include "tap.h"
 #include "test_util.h"
 
@@ -42,25 +43,6 @@ admit (const Case *c, SimaQuantTessPlan *plan)
   return sima_quanttess_check_inference (&req, plan);
 }
 
-/* One rejection: the code must match and the message must contain each of
- * the NULL-terminated fragments. */
-static void
-expect (const char *name, SimaStatus st, SimaStatusCode code, ...)
-{
-  va_list frags;
-  const char *f;
-  int ok = st.code == code;
-
-  va_start (frags, code);
-  while ((f = va_arg (frags, const char *)) != NULL)
-    ok &= strstr (st.message, f) != NULL;
-  va_end (frags);
-  tap_ok (ok, "%s -> %s: \"%s\"", name, sima_status_code_name (st.code),
-      st.message);
-  if (!ok)
-    tap_diag ("expected %s", sima_status_code_name (code));
-}
-
 static void
 admission_rejections (void)
 {
@@ -68,7 +50,7 @@ admission_rejections (void)
   Case c;
 
   c = base_case ();
-  expect ("valid base case", admit (&c, &plan), SIMA_OK, NULL);
+  expect_status ("valid base case", admit (&c, &plan), SIMA_OK, NULL);
   tap_ok (plan.output_bytes == 32 && plan.input_bytes == 24,
       "base case sizes: input %llu (24), output %llu (32)",
       (unsigned long long) plan.input_bytes,
@@ -76,49 +58,49 @@ admission_rejections (void)
 
   c = base_case ();
   c.in.rank = c.out.rank = 0;
-  expect ("rank 0", admit (&c, &plan), SIMA_INVALID_RANK, "input rank is 0",
+  expect_status ("rank 0", admit (&c, &plan), SIMA_INVALID_RANK, "input rank is 0",
       NULL);
   c = base_case ();
   c.in.rank = c.out.rank = 7;
-  expect ("rank 7", admit (&c, &plan), SIMA_INVALID_RANK, "input rank is 7",
+  expect_status ("rank 7", admit (&c, &plan), SIMA_INVALID_RANK, "input rank is 7",
       NULL);
   c = base_case ();
   c.in.rank = 3;
   c.in.shape[2] = 1;
-  expect ("rank mismatch", admit (&c, &plan), SIMA_SHAPE_MISMATCH,
+  expect_status ("rank mismatch", admit (&c, &plan), SIMA_SHAPE_MISMATCH,
       "input rank is 3 but output rank is 2", NULL);
   c = base_case ();
   c.out.shape[1] = 4;
-  expect ("shape mismatch", admit (&c, &plan), SIMA_SHAPE_MISMATCH,
+  expect_status ("shape mismatch", admit (&c, &plan), SIMA_SHAPE_MISMATCH,
       "axis 1", "3", "4", NULL);
   c = base_case ();
   c.in.shape[0] = -1;
-  expect ("negative extent", admit (&c, &plan), SIMA_INVALID_SHAPE,
+  expect_status ("negative extent", admit (&c, &plan), SIMA_INVALID_SHAPE,
       "axis 0 is -1", NULL);
 
   c = base_case ();
   c.in.dtype = SIMA_DTYPE_INT8;
-  expect ("int8 input", admit (&c, &plan), SIMA_UNSUPPORTED_DTYPE,
+  expect_status ("int8 input", admit (&c, &plan), SIMA_UNSUPPORTED_DTYPE,
       "input dtype is int8", "float32, float16 or bfloat16", NULL);
   c = base_case ();
   c.in.dtype = (SimaDType) 9;
-  expect ("unknown input dtype", admit (&c, &plan), SIMA_UNSUPPORTED_DTYPE,
+  expect_status ("unknown input dtype", admit (&c, &plan), SIMA_UNSUPPORTED_DTYPE,
       "dtype 9", NULL);
   c = base_case ();
   c.out.dtype = SIMA_DTYPE_BFLOAT16;
-  expect ("bf16 output", admit (&c, &plan), SIMA_UNSUPPORTED_DTYPE,
+  expect_status ("bf16 output", admit (&c, &plan), SIMA_UNSUPPORTED_DTYPE,
       "output dtype is bfloat16", "int8", NULL);
   c = base_case ();
   c.out.layout = SIMA_LAYOUT_MLA_CBLOCKED;
-  expect ("cblocked output", admit (&c, &plan), SIMA_UNSUPPORTED_LAYOUT,
+  expect_status ("cblocked output", admit (&c, &plan), SIMA_UNSUPPORTED_LAYOUT,
       "output layout is mla-cblocked", NULL);
   c = base_case ();
   c.out.layout = SIMA_LAYOUT_STRIDED;
-  expect ("strided output", admit (&c, &plan), SIMA_UNSUPPORTED_LAYOUT,
+  expect_status ("strided output", admit (&c, &plan), SIMA_UNSUPPORTED_LAYOUT,
       "output layout is strided", NULL);
   c = base_case ();
   c.in.layout = SIMA_LAYOUT_MLA_TILED;
-  expect ("tiled input", admit (&c, &plan), SIMA_UNSUPPORTED_LAYOUT,
+  expect_status ("tiled input", admit (&c, &plan), SIMA_UNSUPPORTED_LAYOUT,
       "input layout is mla-tiled", NULL);
 
   /* strides */
@@ -126,35 +108,35 @@ admission_rejections (void)
   c.in.layout = SIMA_LAYOUT_STRIDED;
   c.in.strides_bytes[0] = 12;
   c.in.strides_bytes[1] = -4;
-  expect ("negative stride", admit (&c, &plan), SIMA_INVALID_STRIDES,
+  expect_status ("negative stride", admit (&c, &plan), SIMA_INVALID_STRIDES,
       "axis 1 is -4", "negative", NULL);
   c.in.strides_bytes[1] = 6;
-  expect ("misaligned stride", admit (&c, &plan), SIMA_INVALID_STRIDES,
+  expect_status ("misaligned stride", admit (&c, &plan), SIMA_INVALID_STRIDES,
       "axis 1 is 6 bytes, not a multiple of the 4-byte scalar", NULL);
   c.in.strides_bytes[1] = 0;
-  expect ("broadcast stride", admit (&c, &plan), SIMA_INVALID_STRIDES,
+  expect_status ("broadcast stride", admit (&c, &plan), SIMA_INVALID_STRIDES,
       "axis 1 is 0", "broadcasting", NULL);
   c.in.strides_bytes[0] = 8;
   c.in.strides_bytes[1] = 4;
-  expect ("overlapping strides", admit (&c, &plan), SIMA_OVERLAPPING_STRIDES,
+  expect_status ("overlapping strides", admit (&c, &plan), SIMA_OVERLAPPING_STRIDES,
       "axis 0 is 8 bytes", "12 bytes", NULL);
   c.in.strides_bytes[0] = 12;
   c.in.strides_bytes[1] = 8;
   /* {2,3} at offsets 0,8,16 and 12,20,28: disjoint but interleaved, so the
    * sorted-span proof cannot admit it */
-  expect ("interleaved strides", admit (&c, &plan), SIMA_OVERLAPPING_STRIDES,
+  expect_status ("interleaved strides", admit (&c, &plan), SIMA_OVERLAPPING_STRIDES,
       "axis 0 is 12 bytes, below the 20 bytes", NULL);
   c.in.strides_bytes[0] = 4;
   c.in.strides_bytes[1] = 8;
-  expect ("channels-first strides admitted", admit (&c, &plan), SIMA_OK, NULL);
+  expect_status ("channels-first strides admitted", admit (&c, &plan), SIMA_OK, NULL);
   c.in.strides_bytes[0] = 12;
   c.in.strides_bytes[1] = 12;
-  expect ("equal strides", admit (&c, &plan), SIMA_OVERLAPPING_STRIDES,
+  expect_status ("equal strides", admit (&c, &plan), SIMA_OVERLAPPING_STRIDES,
       "axis 1 is 12 bytes", NULL);
   c.in.shape[0] = c.out.shape[0] = 3;
   c.in.strides_bytes[0] = INT64_C (1) << 62;  /* 2 * 2^62 > INT64_MAX */
   c.in.strides_bytes[1] = 4;
-  expect ("span overflow", admit (&c, &plan), SIMA_SIZE_OVERFLOW,
+  expect_status ("span overflow", admit (&c, &plan), SIMA_SIZE_OVERFLOW,
       "axis 0", NULL);
 
   /* parameters */
@@ -170,52 +152,52 @@ admission_rejections (void)
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
       c = base_case ();
       c.params.multiplier = bad[i].m;
-      expect (bad[i].name, admit (&c, &plan), SIMA_INVALID_PARAMETER,
+      expect_status (bad[i].name, admit (&c, &plan), SIMA_INVALID_PARAMETER,
           bad[i].text, "finite and > 0", NULL);
     }
   }
   c = base_case ();
   c.params.multiplier = 1e-45f;
-  expect ("subnormal multiplier admitted", admit (&c, &plan), SIMA_OK, NULL);
+  expect_status ("subnormal multiplier admitted", admit (&c, &plan), SIMA_OK, NULL);
   c.params.zero_point = -129;
-  expect ("zero point -129", admit (&c, &plan), SIMA_INVALID_PARAMETER,
+  expect_status ("zero point -129", admit (&c, &plan), SIMA_INVALID_PARAMETER,
       "zero_point is -129", "[-128, 127]", NULL);
   c.params.zero_point = 128;
-  expect ("zero point 128", admit (&c, &plan), SIMA_INVALID_PARAMETER,
+  expect_status ("zero point 128", admit (&c, &plan), SIMA_INVALID_PARAMETER,
       "zero_point is 128", NULL);
   c.params.zero_point = 0;
   c.params.rounding = (SimaRounding) 4;
-  expect ("unknown rounding", admit (&c, &plan), SIMA_INVALID_PARAMETER,
+  expect_status ("unknown rounding", admit (&c, &plan), SIMA_INVALID_PARAMETER,
       "rounding is 4", NULL);
 
   /* tiling */
   c = base_case ();
   c.out.tiled.axes[2] = 1;  /* W and C both on axis 1 */
-  expect ("duplicate axes", admit (&c, &plan), SIMA_INVALID_TILING,
+  expect_status ("duplicate axes", admit (&c, &plan), SIMA_INVALID_TILING,
       "logical axis 1 is mapped to both W and C", NULL);
   c = base_case ();
   c.out.tiled.axes[1] = 2;
-  expect ("out-of-range axis", admit (&c, &plan), SIMA_INVALID_TILING,
+  expect_status ("out-of-range axis", admit (&c, &plan), SIMA_INVALID_TILING,
       "H axis is 2, out of range for rank 2", NULL);
   c = base_case ();
   c.out.tiled.axes[1] = -3;
-  expect ("axis below -1", admit (&c, &plan), SIMA_INVALID_TILING,
+  expect_status ("axis below -1", admit (&c, &plan), SIMA_INVALID_TILING,
       "H axis is -3", NULL);
   c = base_case ();
   c.out.tiled.axes[3] = -1;
-  expect ("missing C axis", admit (&c, &plan), SIMA_INVALID_TILING,
+  expect_status ("missing C axis", admit (&c, &plan), SIMA_INVALID_TILING,
       "C axis is -1", "mandatory", NULL);
   c = base_case ();
   c.out.tiled.tile_shape[0] = 2;
-  expect ("absent axis with extent 2", admit (&c, &plan), SIMA_INVALID_TILING,
+  expect_status ("absent axis with extent 2", admit (&c, &plan), SIMA_INVALID_TILING,
       "D extent is 2 but D is absent", NULL);
   c = base_case ();
   c.out.tiled.tile_shape[2] = 0;
-  expect ("tile extent 0", admit (&c, &plan), SIMA_INVALID_TILING,
+  expect_status ("tile extent 0", admit (&c, &plan), SIMA_INVALID_TILING,
       "W extent is 0, must be positive", NULL);
   c = base_case ();
   c.out.tiled.channels = (SimaChannels) 7;
-  expect ("unknown channels mode", admit (&c, &plan), SIMA_INVALID_TILING,
+  expect_status ("unknown channels mode", admit (&c, &plan), SIMA_INVALID_TILING,
       "channels mode is 7", NULL);
 
   /* sizes that overflow 64 bits */
@@ -228,26 +210,26 @@ admission_rejections (void)
     c.in = test_spec_dense (SIMA_DTYPE_FLOAT32, 3, huge);
     c.out = test_spec_tiled (SIMA_DTYPE_INT8, 3, huge, axes, tile,
         SIMA_CHANNELS_PAD16);
-    expect ("input size overflow", admit (&c, &plan), SIMA_SIZE_OVERFLOW,
+    expect_status ("input size overflow", admit (&c, &plan), SIMA_SIZE_OVERFLOW,
         "input size overflows 64 bits", NULL);
     c.in.dtype = SIMA_DTYPE_BFLOAT16;
     c.in.shape[0] = c.out.shape[0] = INT64_C (1) << 30;
     c.in.shape[2] = c.out.shape[2] = 1;
     c.out.tiled.tile_shape[3] = 1;  /* 2^62 bytes in, 2^65 out at 16/pixel */
-    expect ("tiled size overflow", admit (&c, &plan), SIMA_SIZE_OVERFLOW,
+    expect_status ("tiled size overflow", admit (&c, &plan), SIMA_SIZE_OVERFLOW,
         "output tiled size overflows 64 bits", NULL);
   }
 
   /* arity and NULL arguments */
   c = base_case ();
   c.n_in = 2;
-  expect ("two inputs", admit (&c, &plan), SIMA_INVALID_ARITY,
+  expect_status ("two inputs", admit (&c, &plan), SIMA_INVALID_ARITY,
       "1 input and 1 output, got 2 and 1", NULL);
   c = base_case ();
   c.n_out = 0;
-  expect ("no output", admit (&c, &plan), SIMA_INVALID_ARITY, "got 1 and 0",
+  expect_status ("no output", admit (&c, &plan), SIMA_INVALID_ARITY, "got 1 and 0",
       NULL);
-  expect ("NULL request", sima_quanttess_check_inference (NULL, &plan),
+  expect_status ("NULL request", sima_quanttess_check_inference (NULL, &plan),
       SIMA_INVALID_ARGUMENT, "request is NULL", NULL);
 }
 
@@ -265,7 +247,7 @@ execution_rejections (void)
   size_t i;
 
   admit (&c, &shared);
-  expect ("prepare", sima_a65_quanttess_prepare (&shared, &plan), SIMA_OK,
+  expect_status ("prepare", sima_a65_quanttess_prepare (&shared, &plan), SIMA_OK,
       NULL);
 
 #define EXEC(ibuf, ni, obuf, no) \
@@ -274,46 +256,46 @@ execution_rejections (void)
     SimaConstHostBuffer bi = ib;
     SimaHostBuffer bo = ob;
     bo.capacity = 31;
-    expect ("output capacity one byte short", EXEC (&bi, 1, &bo, 1),
+    expect_status ("output capacity one byte short", EXEC (&bi, 1, &bo, 1),
         SIMA_CAPACITY_TOO_SMALL, "output capacity is 31 bytes, 32 required",
         NULL);
     bo = ob;
     bi.capacity = 23;
-    expect ("input capacity one byte short", EXEC (&bi, 1, &bo, 1),
+    expect_status ("input capacity one byte short", EXEC (&bi, 1, &bo, 1),
         SIMA_CAPACITY_TOO_SMALL, "input capacity is 23 bytes, 24 required",
         NULL);
     bi = ib;
     bi.data = in.data + 2;
-    expect ("misaligned input", EXEC (&bi, 1, &bo, 1),
+    expect_status ("misaligned input", EXEC (&bi, 1, &bo, 1),
         SIMA_MISALIGNED_BUFFER, "input address", "not 4-byte aligned", NULL);
     bi = ib;
     bo.data = out.data + 4;
-    expect ("misaligned output", EXEC (&bi, 1, &bo, 1),
+    expect_status ("misaligned output", EXEC (&bi, 1, &bo, 1),
         SIMA_MISALIGNED_BUFFER, "output address", "not 16-byte aligned",
         NULL);
     bo = ob;
     bi.data = NULL;
-    expect ("NULL input", EXEC (&bi, 1, &bo, 1), SIMA_NULL_BUFFER,
+    expect_status ("NULL input", EXEC (&bi, 1, &bo, 1), SIMA_NULL_BUFFER,
         "input buffer is NULL but 24 bytes are required", NULL);
     bi = ib;
     bo.data = NULL;
-    expect ("NULL output", EXEC (&bi, 1, &bo, 1), SIMA_NULL_BUFFER,
+    expect_status ("NULL output", EXEC (&bi, 1, &bo, 1), SIMA_NULL_BUFFER,
         "output buffer is NULL", NULL);
     bo = ob;
-    expect ("two input buffers", EXEC (&bi, 2, &bo, 1), SIMA_INVALID_ARITY,
+    expect_status ("two input buffers", EXEC (&bi, 2, &bo, 1), SIMA_INVALID_ARITY,
         "got 2 and 1", NULL);
-    expect ("NULL buffer array", EXEC (NULL, 1, &bo, 1), SIMA_INVALID_ARITY,
+    expect_status ("NULL buffer array", EXEC (NULL, 1, &bo, 1), SIMA_INVALID_ARITY,
         "NULL array", NULL);
     bi.data = (const void *) (UINTPTR_MAX - 15);
     bi.capacity = 24;
-    expect ("address range wraps", EXEC (&bi, 1, &bo, 1),
+    expect_status ("address range wraps", EXEC (&bi, 1, &bo, 1),
         SIMA_ADDRESS_OVERFLOW, "wraps the address space", NULL);
     /* input and output views inside one allocation */
     bi.data = out.data + 16;
     bi.capacity = 24;
-    expect ("overlapping input and output", EXEC (&bi, 1, &bo, 1),
+    expect_status ("overlapping input and output", EXEC (&bi, 1, &bo, 1),
         SIMA_OVERLAPPING_BUFFERS, "overlap", NULL);
-    expect ("unprepared plan",
+    expect_status ("unprepared plan",
         sima_a65_quanttess_execute (NULL, &bi, 1, &bo, 1),
         SIMA_INVALID_ARGUMENT, "plan is NULL", NULL);
   }
@@ -327,7 +309,7 @@ execution_rejections (void)
     TestBuffer both = test_buffer_new (64, 0, 0);
     SimaConstHostBuffer bi = { both.data + 32, 24 };
     SimaHostBuffer bo = { both.data, 32 };
-    expect ("disjoint views in one allocation", EXEC (&bi, 1, &bo, 1),
+    expect_status ("disjoint views in one allocation", EXEC (&bi, 1, &bo, 1),
         SIMA_OK, NULL);
     test_buffer_free (&both);
   }

@@ -31,7 +31,12 @@ scalar_bytes (SimaDType dtype)
     case SIMA_DTYPE_BFLOAT16:
       return 2;
     case SIMA_DTYPE_INT8:
+    case SIMA_DTYPE_UINT8:
       return 1;
+    case SIMA_DTYPE_INT16:
+      return 2;
+    case SIMA_DTYPE_INT32:
+      return 4;
   }
   return 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * quant_pixels.h - QuantTess pixel-run leaves of the A65 executor.
+ * quant_pixels.h - QuantTess pack leaves of the A65 executor (SimaA65PackFn,
+ * ctx = const SimaQuantNumerics *).
  *
  * One file per ISA, libyuv style: quant_pixels_c.c is the exact scalar
  * reference, always built; SIMD variants implement the same signature and
@@ -9,16 +10,16 @@
 #ifndef SIMA_KERNELS_A65_QUANT_PIXELS_H
 #define SIMA_KERNELS_A65_QUANT_PIXELS_H
 
-#include <simaai/kernels/a65/quanttess.h>
+#include <simaai/kernels/a65/leaves.h>
 
-void sima_quant_pixels_f32_c (const SimaQuantNumerics *q, const uint8_t *src,
+void sima_quant_pixels_f32_c (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
-    int64_t channels, int64_t stored_channels, int8_t *dst);
-void sima_quant_pixels_f16_c (const SimaQuantNumerics *q, const uint8_t *src,
+    int64_t channels, int64_t stored_channels, uint8_t *dst);
+void sima_quant_pixels_f16_c (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
-    int64_t channels, int64_t stored_channels, int8_t *dst);
-void sima_quant_pixels_bf16_c (const SimaQuantNumerics *q, const uint8_t *src,
+    int64_t channels, int64_t stored_channels, uint8_t *dst);
+void sima_quant_pixels_bf16_c (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
-    int64_t channels, int64_t stored_channels, int8_t *dst);
+    int64_t channels, int64_t stored_channels, uint8_t *dst);
 
 #endif /* SIMA_KERNELS_A65_QUANT_PIXELS_H */

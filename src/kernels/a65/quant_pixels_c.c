@@ -9,62 +9,49 @@
 #include <string.h>
 
 #include "../numerics/quant_exact.h"
-
-static inline uint32_t
-load_u32 (const uint8_t *p)
-{
-  uint32_t v;
-  memcpy (&v, p, sizeof v);
-  return v;
-}
-
-static inline uint16_t
-load_u16 (const uint8_t *p)
-{
-  uint16_t v;
-  memcpy (&v, p, sizeof v);
-  return v;
-}
+#include "load.h"
 
 /* The loop every leaf shares; DECODE turns a scalar address into an exact
  * value. Padding channels of each pixel receive zero_point. */
 #define SIMA_QUANT_PIXELS_LOOP(DECODE)                                        \
   do {                                                                        \
+    const SimaQuantNumerics *q = ctx;                                         \
     int64_t px, c;                                                            \
     for (px = 0; px < pixels; px++) {                                         \
       const uint8_t *s = src + px * pixel_stride;                             \
       for (c = 0; c < channels; c++)                                          \
-        dst[c] = sima_quant_exact (DECODE (s + c * channel_stride), q);       \
+        dst[c] = (uint8_t) sima_quant_exact (DECODE (s + c * channel_stride), \
+            q);                                                               \
       memset (dst + channels, (uint8_t) q->zero_point,                        \
           (size_t) (stored_channels - channels));                             \
       dst += stored_channels;                                                 \
     }                                                                         \
   } while (0)
 
-#define DECODE_F32(p) sima_decode_f32 (load_u32 (p))
-#define DECODE_F16(p) sima_decode_f16 (load_u16 (p))
-#define DECODE_BF16(p) sima_decode_bf16 (load_u16 (p))
+#define DECODE_F32(p) sima_decode_f32 (sima_load_u32 (p))
+#define DECODE_F16(p) sima_decode_f16 (sima_load_u16 (p))
+#define DECODE_BF16(p) sima_decode_bf16 (sima_load_u16 (p))
 
 void
-sima_quant_pixels_f32_c (const SimaQuantNumerics *q, const uint8_t *src,
+sima_quant_pixels_f32_c (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
-    int64_t channels, int64_t stored_channels, int8_t *dst)
+    int64_t channels, int64_t stored_channels, uint8_t *dst)
 {
   SIMA_QUANT_PIXELS_LOOP (DECODE_F32);
 }
 
 void
-sima_quant_pixels_f16_c (const SimaQuantNumerics *q, const uint8_t *src,
+sima_quant_pixels_f16_c (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
-    int64_t channels, int64_t stored_channels, int8_t *dst)
+    int64_t channels, int64_t stored_channels, uint8_t *dst)
 {
   SIMA_QUANT_PIXELS_LOOP (DECODE_F16);
 }
 
 void
-sima_quant_pixels_bf16_c (const SimaQuantNumerics *q, const uint8_t *src,
+sima_quant_pixels_bf16_c (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
-    int64_t channels, int64_t stored_channels, int8_t *dst)
+    int64_t channels, int64_t stored_channels, uint8_t *dst)
 {
   SIMA_QUANT_PIXELS_LOOP (DECODE_BF16);
 }

@@ -192,6 +192,34 @@ sima_tiled_geometry_init (const SimaTensorSpec *spec, int element_bytes,
   return sima_status_ok ();
 }
 
+SimaStatus
+sima_cblocked_geometry_init (const SimaTensorSpec *spec, const char *role,
+    SimaTiledGeometry *g)
+{
+  SimaTensorSpec tiled = *spec;
+  SimaStatus st = sima_shape_check (spec, role);
+  int r = spec->rank, k;
+
+  if (!sima_status_is_ok (&st))
+    return st;
+  if (r < 3)
+    return sima_status_make (SIMA_INVALID_RANK,
+        "%s rank is %d; mla-cblocked needs rank 3 to 6 (trailing H, W, C)",
+        role, r);
+  tiled.layout = SIMA_LAYOUT_MLA_TILED;
+  tiled.tiled.channels = SIMA_CHANNELS_PAD16;
+  for (k = 0; k < 3; k++) {
+    tiled.tiled.axes[k + 1] = (int8_t) (r - 3 + k);
+    /* whole H x W planes; an empty extent still needs a positive tile */
+    tiled.tiled.tile_shape[k + 1] = spec->shape[r - 3 + k] > 0
+        ? spec->shape[r - 3 + k] : 1;
+  }
+  tiled.tiled.axes[SIMA_MLA_D] = -1;
+  tiled.tiled.tile_shape[SIMA_MLA_D] = 1;
+  tiled.tiled.tile_shape[SIMA_MLA_C] = 16;
+  return sima_tiled_geometry_init (&tiled, 1, role, g);
+}
+
 int
 sima_tiled_class_of (const SimaTiledGeometry *g, const int64_t tile_index[4])
 {

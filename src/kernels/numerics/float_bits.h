@@ -82,4 +82,36 @@ sima_shift_right_nearest_even (uint64_t x, int shift)
   return q + (rem > half || (rem == half && (q & 1)));
 }
 
+/* The binary32 nearest-even rounding of the exact value
+ * (-1)^negative * mag * 2^exp (mag < 2^63): normal, subnormal, signed zero,
+ * or infinity on overflow. Returns the FP32 bit pattern. This is the one
+ * "round to binary32" step of every operation (QuantTess products,
+ * DetessDequant stages, FP16 widening). */
+static inline uint32_t
+sima_binary32_round (uint32_t negative, uint64_t mag, int32_t exp)
+{
+  const uint32_t sign = negative << 31, inf = sign | 0x7f800000u;
+  int32_t lead, quantum;
+  uint64_t r;
+
+  if (mag == 0)
+    return sign;
+  lead = sima_bit_length64 (mag) - 1 + exp;   /* exponent of the top bit */
+  if (lead >= 128)
+    return inf;
+  /* 24 significant bits, but never a quantum below the subnormal 2^-149 */
+  quantum = lead - 23 < -149 ? -149 : lead - 23;
+  r = exp >= quantum ? mag << (exp - quantum)
+      : sima_shift_right_nearest_even (mag, quantum - exp);
+  if (r == (UINT64_C (1) << 24)) {  /* rounding carried into a new binade */
+    r >>= 1;
+    quantum++;
+  }
+  if (quantum > 104)                /* 2^24 * 2^105 > FLT_MAX */
+    return inf;
+  if (r < (UINT64_C (1) << 23))     /* subnormal (quantum is -149) or zero */
+    return sign | (uint32_t) r;
+  return sign | (uint32_t) (quantum + 150) << 23 | ((uint32_t) r & 0x7fffffu);
+}
+
 #endif /* SIMA_KERNELS_FLOAT_BITS_H */

@@ -36,7 +36,8 @@ static void
 describe_dtypes (unsigned dtypes, char *buf, size_t size)
 {
   static const SimaDType all[] = { SIMA_DTYPE_FLOAT32, SIMA_DTYPE_FLOAT16,
-    SIMA_DTYPE_BFLOAT16, SIMA_DTYPE_INT8 };
+    SIMA_DTYPE_BFLOAT16, SIMA_DTYPE_INT8, SIMA_DTYPE_UINT8, SIMA_DTYPE_INT16,
+    SIMA_DTYPE_INT32 };
   int n = 0, total = 0;
   size_t i, used = 0;
 

@@ -94,6 +94,16 @@ typedef struct {
 SimaStatus sima_tiled_geometry_init (const SimaTensorSpec *spec,
     int element_bytes, const char *role, SimaTiledGeometry *out);
 
+/* MlaCBlocked (ranks 3-6, trailing logical axes H, W, C): element
+ * (o, h, w, c), with o the row-major index over the leading axes, is at
+ *   ((o*CB + c/16)*H + h)*W*16 + w*16 + c%16,   CB = ceil(C/16).
+ * That is exactly the MlaTiled layout with axes {-1, H, W, C}, tile
+ * {1, H, W, 16} and pad16 channels, so channel-blocked tensors get their
+ * geometry (and every offset) from the tiled code; tests check it against
+ * the equation. Fails for ranks outside 3-6. */
+SimaStatus sima_cblocked_geometry_init (const SimaTensorSpec *spec,
+    const char *role, SimaTiledGeometry *out);
+
 /* Class index of the tile at tile_index[D,H,W,C] (each < tile_count). */
 int sima_tiled_class_of (const SimaTiledGeometry *g,
     const int64_t tile_index[4]);

@@ -17,12 +17,17 @@ extern "C" {
 #endif
 
 /* Element types. FP16 (IEEE binary16) and BF16 are distinct: the same 16 bits
- * mean different numbers. Values are stable (they appear in descriptors). */
+ * mean different numbers. Values are stable (they appear in descriptors).
+ * UINT8, INT16 and INT32 can be described (so that such tensors are rejected
+ * with a clear message) but no operation accepts them. */
 typedef enum {
   SIMA_DTYPE_FLOAT32 = 0,
   SIMA_DTYPE_FLOAT16 = 1,
   SIMA_DTYPE_BFLOAT16 = 2,
   SIMA_DTYPE_INT8 = 3,
+  SIMA_DTYPE_UINT8 = 4,
+  SIMA_DTYPE_INT16 = 5,
+  SIMA_DTYPE_INT32 = 6,
 } SimaDType;
 
 enum { SIMA_MAX_RANK = 6 };
@@ -75,7 +80,7 @@ typedef struct {
   uint64_t capacity;
 } SimaHostBuffer;
 
-/* Bytes of one scalar of dtype (4, 2, 2, 1), or 0 for an unknown value. */
+/* Bytes of one scalar of dtype, or 0 for an unknown value. */
 int sima_dtype_size (SimaDType dtype);
 
 /* Stable lower-case names ("float32", "mla-tiled", ...), or "unknown". */

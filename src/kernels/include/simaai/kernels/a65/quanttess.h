@@ -12,25 +12,19 @@
 #ifndef SIMAAI_KERNELS_A65_QUANTTESS_H
 #define SIMAAI_KERNELS_A65_QUANTTESS_H
 
+#include <simaai/kernels/a65/leaves.h>
 #include <simaai/kernels/ops/quanttess.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Quantizes `pixels` pixels of `channels` channels read at src (byte strides
- * between pixels and between channels) into dst, `stored_channels` bytes per
- * pixel; channels beyond `channels` receive zero_point. */
-typedef void (*SimaQuantPixelsFn) (const SimaQuantNumerics *q,
-    const uint8_t *src, int64_t pixel_stride, int64_t channel_stride,
-    int64_t pixels, int64_t channels, int64_t stored_channels, int8_t *dst);
-
 typedef struct {
   SimaQuantTessPlan shared;
   /* Filled by prepare; private to the A65 executor. */
   SimaQuantNumerics numerics;
   SimaTiledWalk walk;
-  SimaQuantPixelsFn quant_pixels;
+  SimaA65PackFn pack;       /* ctx: &numerics */
 } SimaA65QuantTessPlan;
 
 SimaStatus sima_a65_quanttess_prepare (const SimaQuantTessPlan *plan,

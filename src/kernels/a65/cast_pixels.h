@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cast_pixels.h - CastTess pack leaves of the A65 executor (SimaA65PackFn,
+ * ctx unused): one per input dtype, scalar reference in cast_pixels_c.c.
+ */
+#ifndef SIMA_KERNELS_A65_CAST_PIXELS_H
+#define SIMA_KERNELS_A65_CAST_PIXELS_H
+
+#include <simaai/kernels/a65/leaves.h>
+
+void sima_cast_pixels_f32_c (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst);
+void sima_cast_pixels_f16_c (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst);
+void sima_cast_pixels_bf16_c (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst);
+
+#endif /* SIMA_KERNELS_A65_CAST_PIXELS_H */

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * dequant_pixels.h - DetessDequant unpack leaves of the A65 executor
+ * (SimaA65UnpackFn, ctx = the 256-entry result table of the plan).
+ */
+#ifndef SIMA_KERNELS_A65_DEQUANT_PIXELS_H
+#define SIMA_KERNELS_A65_DEQUANT_PIXELS_H
+
+#include <simaai/kernels/a65/leaves.h>
+
+void sima_dequant_pixels_f32_c (const void *ctx, const uint8_t *src,
+    int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
+    int64_t pixel_stride, int64_t channel_stride);
+void sima_dequant_pixels_bf16_c (const void *ctx, const uint8_t *src,
+    int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
+    int64_t pixel_stride, int64_t channel_stride);
+
+#endif /* SIMA_KERNELS_A65_DEQUANT_PIXELS_H */

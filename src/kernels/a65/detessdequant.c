@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * DetessDequant on the A65: a table of the 256 possible results, built once
+ * with exact integer arithmetic, and the shared tile walk (tile_walk.c)
+ * scattering each row of tile pixels into the output view.
+ */
+#include <simaai/kernels/a65/detessdequant.h>
+
+#include <string.h>
+
+#include "../numerics/dequant_exact.h"
+#include "../ops/op_common.h"
+#include "dequant_pixels.h"
+#include "tile_walk.h"
+
+SimaStatus
+sima_a65_detessdequant_prepare (const SimaDetessDequantPlan *plan,
+    SimaA65DetessDequantPlan *out)
+{
+  uint32_t scale_bits;
+  int q;
+
+  if (plan == NULL || out == NULL)
+    return sima_status_make (SIMA_INVALID_ARGUMENT,
+        "DetessDequant A65 prepare: %s is NULL", plan == NULL ? "plan"
+        : "out");
+  memset (out, 0, sizeof *out);
+  if (plan->output.dtype != SIMA_DTYPE_FLOAT32
+      && plan->output.dtype != SIMA_DTYPE_BFLOAT16)
+    return sima_status_make (SIMA_UNSUPPORTED_DTYPE,
+        "DetessDequant A65 prepare: plan output dtype is %s; was the plan "
+        "made by sima_detessdequant_check_inference?",
+        sima_dtype_name (plan->output.dtype));
+  out->shared = *plan;
+  sima_tiled_walk_init (&plan->input_geometry, &plan->output_view, &out->walk);
+  memcpy (&scale_bits, &plan->params.scale, sizeof scale_bits);
+  for (q = -128; q <= 127; q++) {
+    if (plan->output.dtype == SIMA_DTYPE_FLOAT32)
+      out->table.f32[(uint8_t) q] = sima_dequant_f32_bits ((int8_t) q,
+          scale_bits, plan->params.zero_point);
+    else
+      out->table.bf16[(uint8_t) q] = sima_dequant_bf16_bits ((int8_t) q,
+          scale_bits, plan->params.zero_point);
+  }
+  out->unpack = plan->output.dtype == SIMA_DTYPE_FLOAT32
+      ? sima_dequant_pixels_f32_c : sima_dequant_pixels_bf16_c;
+  return sima_status_ok ();
+}
+
+SimaStatus
+sima_a65_detessdequant_execute (const SimaA65DetessDequantPlan *plan,
+    const SimaConstHostBuffer *in, size_t n_in,
+    const SimaHostBuffer *out, size_t n_out)
+{
+  const SimaDetessDequantPlan *sp;
+  SimaStatus st;
+
+  if (plan == NULL || plan->unpack == NULL)
+    return sima_status_make (SIMA_INVALID_ARGUMENT,
+        "DetessDequant A65 execute: plan is %s", plan == NULL ? "NULL"
+        : "not prepared");
+  sp = &plan->shared;
+  st = sima_check_host_buffers ("DetessDequant", in, n_in, sp->input_bytes,
+      SIMA_TILED_ALIGNMENT, out, n_out, sp->output_bytes,
+      sp->output_view.scalar_bytes);
+  if (sima_status_is_ok (&st) && sp->element_count > 0)
+    sima_a65_unpack_tiles (&sp->input_geometry, &plan->walk, in->data,
+        out->data, plan->unpack, &plan->table);
+  return st;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tile_walk.h - the A65 traversal shared by every operation: tiles in
+ * physical order (SimaTileCursor), D and H rows inside each tile, one leaf
+ * call per row of W pixels.
+ */
+#ifndef SIMA_KERNELS_A65_TILE_WALK_H
+#define SIMA_KERNELS_A65_TILE_WALK_H
+
+#include <simaai/kernels/a65/leaves.h>
+#include <simaai/kernels/layout.h>
+
+/* Dense view at src -> tiled tensor at dst. Writes every byte of the tiled
+ * tensor: the leaf writes each pixel's stored channels, the walk zeroes the
+ * alignment gap at the end of each tile. */
+void sima_a65_pack_tiles (const SimaTiledGeometry *g, const SimaTiledWalk *walk,
+    const uint8_t *src, uint8_t *dst, SimaA65PackFn pack, const void *ctx);
+
+/* Tiled INT8 tensor at src -> dense view at dst. Writes only the elements of
+ * the view; reads only the value channels of the tiles. */
+void sima_a65_unpack_tiles (const SimaTiledGeometry *g,
+    const SimaTiledWalk *walk, const uint8_t *src, uint8_t *dst,
+    SimaA65UnpackFn unpack, const void *ctx);
+
+#endif /* SIMA_KERNELS_A65_TILE_WALK_H */

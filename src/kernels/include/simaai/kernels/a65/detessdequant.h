@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * simaai/kernels/a65/detessdequant.h - DetessDequant on the A65 (host CPU).
+ *
+ * prepare() builds the 256-entry table of results (one per INT8 value) with
+ * exact integer arithmetic, so execution is a table lookup per element and
+ * no result depends on the caller's FP environment. execute() checks the
+ * buffers before writing, then writes exactly the logical elements of the
+ * output (holes and extra capacity untouched). No allocation, threads or
+ * global state.
+ */
+#ifndef SIMAAI_KERNELS_A65_DETESSDEQUANT_H
+#define SIMAAI_KERNELS_A65_DETESSDEQUANT_H
+
+#include <simaai/kernels/a65/leaves.h>
+#include <simaai/kernels/ops/detessdequant.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  SimaDetessDequantPlan shared;
+  /* Filled by prepare; private to the A65 executor. */
+  SimaTiledWalk walk;
+  SimaA65UnpackFn unpack;   /* ctx: the table */
+  union {                   /* indexed by the INT8 byte (q & 0xff) */
+    uint32_t f32[256];
+    uint16_t bf16[256];
+  } table;
+} SimaA65DetessDequantPlan;
+
+SimaStatus sima_a65_detessdequant_prepare (const SimaDetessDequantPlan *plan,
+    SimaA65DetessDequantPlan *out);
+
+/* in/out: arrays of exactly one buffer each, in port order. */
+SimaStatus sima_a65_detessdequant_execute (
+    const SimaA65DetessDequantPlan *plan, const SimaConstHostBuffer *in,
+    size_t n_in, const SimaHostBuffer *out, size_t n_out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SIMAAI_KERNELS_A65_DETESSDEQUANT_H */

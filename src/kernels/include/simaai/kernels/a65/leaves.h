@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * simaai/kernels/a65/leaves.h - the shapes of the A65 executors' leaves.
+ *
+ * A65 executors walk tiles in physical order (one copy of that walk, shared
+ * by all operations) and hand each row of pixels to a leaf chosen once, at
+ * preparation. These types are public only because the fixed-size A65 plans
+ * hold the chosen leaves; callers never call them.
+ */
+#ifndef SIMAAI_KERNELS_A65_LEAVES_H
+#define SIMAAI_KERNELS_A65_LEAVES_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Converts `pixels` pixels of `channels` channels, read from a dense view at
+ * src (byte strides between pixels and between channels), into one row of a
+ * tile at dst: `stored_channels` channels per pixel in the output encoding,
+ * padding channels included. */
+typedef void (*SimaA65PackFn) (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst);
+
+/* Converts `pixels` INT8 tile pixels at src (`stored_channels` bytes each,
+ * the first `channels` of which are values) into a dense view at dst (byte
+ * strides between pixels and between channels). Padding is never read. */
+typedef void (*SimaA65UnpackFn) (const void *ctx, const uint8_t *src,
+    int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
+    int64_t pixel_stride, int64_t channel_stride);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SIMAAI_KERNELS_A65_LEAVES_H */

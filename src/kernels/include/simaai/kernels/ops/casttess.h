@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * simaai/kernels/ops/casttess.h - CastTess shared admission.
+ *
+ * FP32, FP16 or BF16 input (contiguous or strided) becomes BF16 MlaTiled
+ * output of the same logical shape, each pixel stored as all low bytes of
+ * its channels, then all high bytes:
+ *
+ *   FP32 -> BF16  (bits + 0x7fff + ((bits >> 16) & 1)) >> 16 in uint32,
+ *                 NaN payload effects included
+ *   FP16 -> BF16  nearest even; signed zero and infinity kept; NaN ->
+ *                 sign | 0x7fc0 | frac >> 3 (quiet, high payload bits kept)
+ *   BF16 -> BF16  bit-preserving
+ *
+ * There are no parameters: the dtypes and the output layout decide all.
+ * docs/casttess.md states the contract.
+ */
+#ifndef SIMAAI_KERNELS_OPS_CASTTESS_H
+#define SIMAAI_KERNELS_OPS_CASTTESS_H
+
+#include <simaai/kernels/layout.h>
+#include <simaai/kernels/status.h>
+#include <simaai/kernels/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  const SimaTensorSpec *inputs;   /* exactly one */
+  size_t n_inputs;
+  const SimaTensorSpec *outputs;  /* exactly one */
+  size_t n_outputs;
+} SimaCastTessRequest;
+
+typedef struct {
+  SimaTensorSpec input;
+  SimaTensorSpec output;
+  SimaStridedView input_view;
+  SimaTiledGeometry output_geometry;  /* element_bytes 2: BF16 byte planes */
+  uint64_t element_count;
+  uint64_t input_bytes;
+  uint64_t output_bytes;
+} SimaCastTessPlan;
+
+SimaStatus sima_casttess_check_inference (const SimaCastTessRequest *request,
+    SimaCastTessPlan *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SIMAAI_KERNELS_OPS_CASTTESS_H */

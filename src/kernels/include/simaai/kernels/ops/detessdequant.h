@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * simaai/kernels/ops/detessdequant.h - DetessDequant shared admission.
+ *
+ * INT8 MlaTiled (compact or pad16) or MlaCBlocked input becomes FP32 or BF16
+ * output, contiguous or strided, of the same logical shape. For every value q:
+ *
+ *   z = round_to_nearest_even_FP32(zero_point)
+ *   d = round_to_nearest_even_FP32(FP32(q) - z)
+ *   r = round_to_nearest_even_FP32(d * scale)
+ *   FP32 output = r,  BF16 output = round_to_nearest_even_BF16(r)
+ *
+ * Input padding and alignment gaps are ignored; output holes are never
+ * written. docs/detessdequant.md states the contract.
+ */
+#ifndef SIMAAI_KERNELS_OPS_DETESSDEQUANT_H
+#define SIMAAI_KERNELS_OPS_DETESSDEQUANT_H
+
+#include <simaai/kernels/layout.h>
+#include <simaai/kernels/status.h>
+#include <simaai/kernels/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  float scale;            /* required: finite and > 0, subnormals allowed */
+  int32_t zero_point;     /* the whole int32 range, default 0 */
+} SimaDetessDequantParams;
+
+typedef struct {
+  const SimaTensorSpec *inputs;   /* exactly one */
+  size_t n_inputs;
+  const SimaTensorSpec *outputs;  /* exactly one */
+  size_t n_outputs;
+  SimaDetessDequantParams params;
+} SimaDetessDequantRequest;
+
+typedef struct {
+  SimaTensorSpec input;
+  SimaTensorSpec output;
+  SimaDetessDequantParams params;
+  /* The input's tiles; an MlaCBlocked input is described by its equivalent
+   * MlaTiled geometry (see sima_cblocked_geometry_init). */
+  SimaTiledGeometry input_geometry;
+  SimaStridedView output_view;
+  uint64_t element_count;
+  uint64_t input_bytes;   /* physical input size */
+  uint64_t output_bytes;  /* output span, holes included */
+} SimaDetessDequantPlan;
+
+SimaStatus sima_detessdequant_check_inference (
+    const SimaDetessDequantRequest *request, SimaDetessDequantPlan *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SIMAAI_KERNELS_OPS_DETESSDEQUANT_H */

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * bf16_convert.h - the CastTess conversions to BF16, in integer arithmetic
+ * (header-only; one copy for every backend). No floating-point instruction
+ * is used, so the caller's FP environment cannot change a result.
+ */
+#ifndef SIMA_KERNELS_BF16_CONVERT_H
+#define SIMA_KERNELS_BF16_CONVERT_H
+
+#include <stdint.h>
+
+#include "float_bits.h"
+
+/* FP32 -> BF16 by the Cast bit rule, in uint32 arithmetic: nearest even for
+ * every non-NaN value (overflow to infinity included), and for NaNs exactly
+ * what the expression does: some payloads become infinity, and patterns
+ * near 0xffffffff wrap around to small numbers. That is the contract. */
+static inline uint16_t
+sima_bf16_from_f32_bits (uint32_t bits)
+{
+  return (uint16_t) ((uint32_t) (bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+}
+
+/* FP16 -> FP32, exact (every FP16 value is an FP32 value). NaN payloads move
+ * to the top of the FP32 significand. */
+static inline uint32_t
+sima_f32_bits_from_f16 (uint16_t half)
+{
+  SimaExactValue v = sima_decode_f16 (half);
+  uint32_t sign = v.negative << 31;
+
+  if (v.kind == SIMA_VALUE_NAN)
+    return sign | 0x7f800000u | (uint32_t) (half & 0x3ffu) << 13;
+  if (v.kind == SIMA_VALUE_INFINITE)
+    return sign | 0x7f800000u;
+  return sima_binary32_round (v.negative, v.significand, v.exponent);
+}
+
+/* FP16 -> BF16: nearest even, signed zero and infinity kept; a NaN becomes
+ * the quiet NaN with the same sign and the top 7 payload bits:
+ * sign | 0x7fc0 | frac10 >> 3. */
+static inline uint16_t
+sima_bf16_from_f16_bits (uint16_t half)
+{
+  if ((half & 0x7c00u) == 0x7c00u && (half & 0x3ffu) != 0)
+    return (uint16_t) ((half & 0x8000u) | 0x7fc0u | (half & 0x3ffu) >> 3);
+  return sima_bf16_from_f32_bits (sima_f32_bits_from_f16 (half));
+}
+
+#endif /* SIMA_KERNELS_BF16_CONVERT_H */
