@@ -45,11 +45,17 @@ strided_views (void)
   }
   {
     static const int64_t shape[2] = { 0, 5 };
-    static const int64_t strides[2] = { 4, 0 };
+    static const int64_t strides[2] = { 0, 4 };
     spec = test_spec_strided (SIMA_DTYPE_FLOAT32, 2, shape, strides);
     s = sima_strided_view_admit (&spec, "input", &v);
     tap_ok (s.code == SIMA_OK && v.required_bytes == 0 && v.empty,
-        "empty view: 0 bytes; strides of empty tensors address nothing");
+        "empty view {0,5} strides {0,4}: 0 bytes, zero stride on the empty "
+        "axis allowed");
+    spec.strides_bytes[1] = 0;
+    s = sima_strided_view_admit (&spec, "input", &v);
+    tap_ok (s.code == SIMA_INVALID_STRIDES && strstr (s.message, "axis 1 is 0"),
+        "empty view still rejects a zero stride on an axis of extent 5: %s",
+        s.message);
   }
 }
 
@@ -144,6 +150,52 @@ geometry_matrix (void)
       (unsigned long long) bad_offset);
 }
 
+/* Found in review: a class channel extent near INT64_MAX used to overflow
+ * while being rounded up to 16 (undefined behaviour) before any check. */
+static void
+huge_extents (void)
+{
+  int64_t shape = INT64_MAX - 1;
+  static const int8_t axes[4] = { -1, -1, -1, 0 };
+  static const int64_t tile[4] = { 1, 1, 1, INT64_MAX };
+  SimaTensorSpec s = test_spec_tiled (SIMA_DTYPE_INT8, 1, &shape, axes, tile,
+      SIMA_CHANNELS_PAD16);
+  SimaTiledGeometry g;
+  SimaStatus st = sima_tiled_geometry_init (&s, 1, "input", &g);
+
+  tap_ok (st.code == SIMA_SIZE_OVERFLOW, "pad16 rounding of a C extent of "
+      "2^63-2 is a checked overflow: %s", st.message);
+  st = sima_tiled_geometry_init (&s, 3, "input", &g);
+  tap_ok (st.code == SIMA_INVALID_ARGUMENT, "element size 3 is rejected: %s",
+      st.message);
+}
+
+/* The cursor stays finished once it has said so. */
+static void
+cursor_end (void)
+{
+  static const int64_t shape[2] = { 2, 3 };
+  static const int8_t axes[4] = { -1, -1, 0, 1 };
+  static const int64_t tile[4] = { 1, 1, 1, 3 };
+  SimaTensorSpec s = test_spec_tiled (SIMA_DTYPE_INT8, 2, shape, axes, tile,
+      SIMA_CHANNELS_PAD16);
+  SimaTensorSpec d = test_spec_dense (SIMA_DTYPE_FLOAT32, 2, shape);
+  SimaTiledGeometry g;
+  SimaStridedView v;
+  SimaTiledWalk walk;
+  SimaTileCursor cur;
+  int tiles = 0, again;
+
+  sima_tiled_geometry_init (&s, 1, "output", &g);
+  sima_strided_view_admit (&d, "input", &v);
+  sima_tiled_walk_init (&g, &v, &walk);
+  sima_tile_cursor_init (&cur, &g, &walk);
+  while (sima_tile_cursor_next (&cur))
+    tiles++;
+  again = sima_tile_cursor_next (&cur) + sima_tile_cursor_next (&cur);
+  tap_ok (tiles == 2 && again == 0, "cursor: 2 tiles, then finished for good");
+}
+
 static void
 worked_sizes (void)
 {
@@ -172,6 +224,8 @@ main (void)
 {
   strided_views ();
   worked_sizes ();
+  huge_extents ();
+  cursor_end ();
   geometry_matrix ();
   return tap_done ();
 }

@@ -186,7 +186,7 @@ empty_tensors (void)
   static const int64_t huge[3] = { INT64_C (1) << 62, 0, INT64_C (1) << 62 };
   static const int8_t axes[4] = { -1, 0, 1, 2 };
   static const int64_t tile[4] = { 1, 8, 16, 16 };
-  static const int64_t strides[3] = { 4, 0, 0 };
+  static const int64_t strides[3] = { 12, 0, 4 };
   SimaQuantTessParams p = { 1.0f, 3, SIMA_ROUNDING_NEAREST_EVEN };
   SimaTensorSpec in = test_spec_strided (SIMA_DTYPE_FLOAT32, 3, shape, strides);
   SimaTensorSpec out = test_spec_tiled (SIMA_DTYPE_INT8, 3, shape, axes, tile,

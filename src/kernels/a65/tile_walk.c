@@ -44,7 +44,8 @@ sima_a65_unpack_tiles (const SimaTiledGeometry *g, const SimaTiledWalk *walk,
     const SimaTileClass *cls = cur.cls;
     const uint8_t *s = src + cur.tile_offset;
     uint8_t *d = dst + cur.view_offset;
-    int64_t row_bytes = cls->extent[SIMA_MLA_W] * cls->stored_channels;
+    int64_t row_bytes = cls->extent[SIMA_MLA_W] * cls->stored_channels
+        * g->element_bytes;
     int64_t z, h;
 
     for (z = 0; z < cls->extent[SIMA_MLA_D]; z++) {

@@ -94,9 +94,14 @@ derive_classes (SimaTiledGeometry *g)
     if (count == 0)
       continue;
     cls->count = count;
-    cls->stored_channels = cls->extent[SIMA_MLA_C];
-    if (g->tiled.channels == SIMA_CHANNELS_PAD16)
-      cls->stored_channels = (cls->stored_channels + 15) & ~(int64_t) 15;
+    if (g->tiled.channels == SIMA_CHANNELS_PAD16) {
+      uint64_t padded;
+      if (sima_checked_round16 ((uint64_t) cls->extent[SIMA_MLA_C], &padded))
+        return 1;
+      cls->stored_channels = (int64_t) padded;
+    } else {
+      cls->stored_channels = cls->extent[SIMA_MLA_C];
+    }
     for (k = 0; k < 3; k++)
       if (sima_checked_mul (payload, (uint64_t) cls->extent[k], &payload))
         return 1;
@@ -162,9 +167,13 @@ sima_tiled_geometry_init (const SimaTensorSpec *spec, int element_bytes,
     const char *role, SimaTiledGeometry *g)
 {
   SimaStatus st;
-  int k, a;
+  int k;
 
   memset (g, 0, sizeof *g);
+  if (element_bytes != 1 && element_bytes != 2)
+    return sima_status_make (SIMA_INVALID_ARGUMENT,
+        "%s tiled element size is %d bytes, must be 1 (INT8) or 2 (BF16)",
+        role, element_bytes);
   st = sima_shape_check (spec, role);
   if (!sima_status_is_ok (&st))
     return st;
@@ -176,8 +185,7 @@ sima_tiled_geometry_init (const SimaTensorSpec *spec, int element_bytes,
   if (!sima_status_is_ok (&st))
     return st;
 
-  for (a = 0; a < spec->rank; a++)
-    g->empty |= spec->shape[a] == 0;
+  g->empty = sima_shape_is_empty (spec);
   if (g->empty)
     return sima_status_ok ();  /* no tiles, no bytes */
 
@@ -233,9 +241,10 @@ uint64_t
 sima_tiled_tile_offset (const SimaTiledGeometry *g, uint64_t outer,
     const int64_t tile_index[4])
 {
-  int c = tile_index[SIMA_MLA_C] >= g->full_tiles[SIMA_MLA_C];
-  int d = tile_index[SIMA_MLA_D] >= g->full_tiles[SIMA_MLA_D];
-  int h = tile_index[SIMA_MLA_H] >= g->full_tiles[SIMA_MLA_H];
+  int idx = sima_tiled_class_of (g, tile_index);
+  int c = (idx >> dim_bit[SIMA_MLA_C]) & 1;
+  int d = (idx >> dim_bit[SIMA_MLA_D]) & 1;
+  int h = (idx >> dim_bit[SIMA_MLA_H]) & 1;
 
   /* Every tile before index i along a dimension is a full tile, whatever
    * class the tile at i has, so each term is i * (size of a full run). */
@@ -324,7 +333,7 @@ sima_tile_cursor_next (SimaTileCursor *cur)
   static const int order[4] = { SIMA_MLA_W, SIMA_MLA_H, SIMA_MLA_D, SIMA_MLA_C };
   int i, k;
 
-  if (g->empty)
+  if (g->empty || cur->done_)
     return 0;
   if (!cur->started_) {
     cur->started_ = 1;
@@ -335,8 +344,10 @@ sima_tile_cursor_next (SimaTileCursor *cur)
         break;
       cur->tile_index[k] = 0;
     }
-    if (i == 4 && !next_outer (cur))
+    if (i == 4 && !next_outer (cur)) {
+      cur->done_ = 1;   /* stays finished, whoever calls again */
       return 0;
+    }
   }
   cur->tile_offset = cur->next_offset_;
   cur->cls = &g->classes[sima_tiled_class_of (g, cur->tile_index)];

@@ -27,8 +27,8 @@ sima_shape_check (const SimaTensorSpec *spec, const char *role)
   return sima_status_ok ();
 }
 
-static int
-is_empty (const SimaTensorSpec *spec)
+int
+sima_shape_is_empty (const SimaTensorSpec *spec)
 {
   int i;
   for (i = 0; i < spec->rank; i++)
@@ -74,10 +74,6 @@ admit_strided_spans (const SimaTensorSpec *spec, const char *role,
   for (i = 0; i < spec->rank; i++) {
     if (spec->shape[i] <= 1)
       continue;
-    if (spec->strides_bytes[i] == 0)
-      return sima_status_make (SIMA_INVALID_STRIDES,
-          "%s stride on axis %d is 0 but the extent is %lld; broadcasting "
-          "is not supported", role, i, (long long) spec->shape[i]);
     /* insertion sort by stride; ties keep axis order */
     for (j = n; j > 0 && spec->strides_bytes[order[j - 1]] >
         spec->strides_bytes[i]; j--)
@@ -94,9 +90,8 @@ admit_strided_spans (const SimaTensorSpec *spec, const char *role,
     if (stride < reach)
       return sima_status_make (SIMA_OVERLAPPING_STRIDES,
           "%s stride on axis %d is %llu bytes, below the %llu bytes the "
-          "smaller strides span; overlapping or interleaved views are not "
-          "supported", role, axis, (unsigned long long) stride,
-          (unsigned long long) reach);
+          "smaller strides span (overlap or interleave)", role, axis,
+          (unsigned long long) stride, (unsigned long long) reach);
     if (sima_checked_madd (&reach, extent - 1, stride)
         || sima_checked_mul (count, extent, &count))
       return sima_status_make (SIMA_SIZE_OVERFLOW,
@@ -125,7 +120,7 @@ sima_strided_view_admit (const SimaTensorSpec *spec, const char *role,
         "%s dtype %d is not a known dtype", role, (int) spec->dtype);
   view->rank = spec->rank;
   memcpy (view->shape, spec->shape, sizeof view->shape);
-  view->empty = is_empty (spec);
+  view->empty = sima_shape_is_empty (spec);
 
   if (spec->layout == SIMA_LAYOUT_CONTIGUOUS)
     return view->empty ? sima_status_ok ()
@@ -135,7 +130,8 @@ sima_strided_view_admit (const SimaTensorSpec *spec, const char *role,
         "%s layout is %s, must be contiguous or strided", role,
         sima_layout_name (spec->layout));
 
-  /* Signs and alignment are checked even for empty tensors. */
+  /* Signs, alignment and broadcasts are checked even for empty tensors;
+   * none of these needs the (possibly huge) product of the extents. */
   for (i = 0; i < spec->rank; i++) {
     int64_t s = spec->strides_bytes[i];
     if (s < 0)
@@ -146,6 +142,10 @@ sima_strided_view_admit (const SimaTensorSpec *spec, const char *role,
       return sima_status_make (SIMA_INVALID_STRIDES,
           "%s stride on axis %d is %lld bytes, not a multiple of the "
           "%d-byte scalar", role, i, (long long) s, view->scalar_bytes);
+    if (s == 0 && spec->shape[i] > 1)
+      return sima_status_make (SIMA_INVALID_STRIDES,
+          "%s stride on axis %d is 0 but the extent is %lld; broadcasting "
+          "is not supported", role, i, (long long) spec->shape[i]);
   }
   if (view->empty)
     return sima_status_ok ();

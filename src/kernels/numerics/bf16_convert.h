@@ -21,30 +21,27 @@ sima_bf16_from_f32_bits (uint32_t bits)
   return (uint16_t) ((uint32_t) (bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
 }
 
-/* FP16 -> FP32, exact (every FP16 value is an FP32 value). NaN payloads move
- * to the top of the FP32 significand. */
+/* FP32 bits of a decoded finite or infinite value that FP32 holds exactly
+ * (an FP16 or BF16 input); not for NaNs, whose policy is per operation. */
 static inline uint32_t
-sima_f32_bits_from_f16 (uint16_t half)
+sima_f32_bits_from_exact (SimaExactValue v)
 {
-  SimaExactValue v = sima_decode_f16 (half);
-  uint32_t sign = v.negative << 31;
-
-  if (v.kind == SIMA_VALUE_NAN)
-    return sign | 0x7f800000u | (uint32_t) (half & 0x3ffu) << 13;
   if (v.kind == SIMA_VALUE_INFINITE)
-    return sign | 0x7f800000u;
+    return v.negative << 31 | 0x7f800000u;
   return sima_binary32_round (v.negative, v.significand, v.exponent);
 }
 
-/* FP16 -> BF16: nearest even, signed zero and infinity kept; a NaN becomes
- * the quiet NaN with the same sign and the top 7 payload bits:
- * sign | 0x7fc0 | frac10 >> 3. */
+/* FP16 -> BF16: exact widening, then nearest even; signed zero and infinity
+ * kept. A NaN becomes the quiet NaN with the same sign and the top 7 payload
+ * bits: sign | 0x7fc0 | frac10 >> 3. */
 static inline uint16_t
 sima_bf16_from_f16_bits (uint16_t half)
 {
-  if ((half & 0x7c00u) == 0x7c00u && (half & 0x3ffu) != 0)
-    return (uint16_t) ((half & 0x8000u) | 0x7fc0u | (half & 0x3ffu) >> 3);
-  return sima_bf16_from_f32_bits (sima_f32_bits_from_f16 (half));
+  SimaExactValue v = sima_decode_f16 (half);
+
+  if (v.kind == SIMA_VALUE_NAN)
+    return (uint16_t) (v.negative << 15 | 0x7fc0u | (half & 0x3ffu) >> 3);
+  return sima_bf16_from_f32_bits (sima_f32_bits_from_exact (v));
 }
 
 #endif /* SIMA_KERNELS_BF16_CONVERT_H */

@@ -20,17 +20,18 @@
 #include "bf16_convert.h"
 #include "float_bits.h"
 
-/* RNE_f32 of an integer with |v| < 2^62, as an integer. */
+/* RNE_f32 of an integer with |v| < 2^40, as an integer: the binary32
+ * rounding, read back exactly (the result is an integer too). */
 static inline int64_t
 sima_round_int_to_binary32 (int64_t v)
 {
   uint64_t mag = v < 0 ? -(uint64_t) v : (uint64_t) v;
-  int len = mag ? sima_bit_length64 (mag) : 0;
+  SimaExactValue r = sima_decode_f32 (sima_binary32_round (v < 0, mag, 0));
+  uint64_t sig = r.significand;
 
-  if (len > 24) {
-    int drop = len - 24;
-    mag = sima_shift_right_nearest_even (mag, drop) << drop;
-  }
+  /* zero decodes with exponent -149: no shift for it */
+  mag = sig == 0 ? 0 : r.exponent >= 0 ? sig << r.exponent
+      : sig >> -r.exponent;
   return v < 0 ? -(int64_t) mag : (int64_t) mag;
 }
 

@@ -85,8 +85,8 @@ sima_shift_right_nearest_even (uint64_t x, int shift)
 /* The binary32 nearest-even rounding of the exact value
  * (-1)^negative * mag * 2^exp (mag < 2^63): normal, subnormal, signed zero,
  * or infinity on overflow. Returns the FP32 bit pattern. This is the one
- * "round to binary32" step of every operation (QuantTess products,
- * DetessDequant stages, FP16 widening). */
+ * "round to binary32" step of every operation: QuantTess products, all
+ * three DetessDequant stages (dequant_exact.h), FP16 widening. */
 static inline uint32_t
 sima_binary32_round (uint32_t negative, uint64_t mag, int32_t exp)
 {

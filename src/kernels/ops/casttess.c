@@ -27,10 +27,11 @@ sima_casttess_check_inference (const SimaCastTessRequest *request,
   in = &request->inputs[0];
   out = &request->outputs[0];
 
-  st = sima_check_dense_port ("CastTess", "input", in, SIMA_OP_FLOAT_DTYPES);
+  st = sima_check_port ("CastTess", "input", in, SIMA_OP_FLOAT_DTYPES,
+      SIMA_OP_DENSE_LAYOUTS);
   if (sima_status_is_ok (&st))
-    st = sima_check_tiled_port ("CastTess", "output", out,
-        SIMA_DTYPE_BFLOAT16);
+    st = sima_check_port ("CastTess", "output", out,
+        SIMA_OP_BIT (SIMA_DTYPE_BFLOAT16), SIMA_OP_BIT (SIMA_LAYOUT_MLA_TILED));
   if (sima_status_is_ok (&st))
     st = sima_check_same_shape (in, out);
   if (sima_status_is_ok (&st))

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "op_common.h"
 
+#include "../numerics/float_bits.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -22,89 +24,73 @@ SimaStatus
 sima_check_positive_finite (const char *name, float value)
 {
   uint32_t bits;
+  SimaExactValue v;
 
   memcpy (&bits, &value, sizeof bits);
-  if ((bits & 0x7f800000u) == 0x7f800000u || (bits & 0x7fffffffu) == 0
-      || (bits >> 31) != 0)
+  v = sima_decode_f32 (bits);
+  if (v.kind != SIMA_VALUE_FINITE || v.significand == 0 || v.negative)
     return sima_status_make (SIMA_INVALID_PARAMETER,
         "%s is %g, must be finite and > 0", name, (double) value);
   return sima_status_ok ();
 }
 
-/* "float32, float16 or bfloat16" */
-static void
-describe_dtypes (unsigned dtypes, char *buf, size_t size)
-{
-  static const SimaDType all[] = { SIMA_DTYPE_FLOAT32, SIMA_DTYPE_FLOAT16,
-    SIMA_DTYPE_BFLOAT16, SIMA_DTYPE_INT8, SIMA_DTYPE_UINT8, SIMA_DTYPE_INT16,
-    SIMA_DTYPE_INT32 };
-  int n = 0, total = 0;
-  size_t i, used = 0;
+typedef const char *(*NameFn) (unsigned value);
 
-  for (i = 0; i < sizeof all / sizeof all[0]; i++)
-    total += (dtypes & SIMA_OP_DTYPE_BIT (all[i])) != 0;
+static const char *
+dtype_name (unsigned v)
+{
+  return sima_dtype_name ((SimaDType) v);
+}
+
+static const char *
+layout_name (unsigned v)
+{
+  return sima_layout_name ((SimaLayout) v);
+}
+
+/* "float32, float16 or bfloat16" for a mask of values below 32 */
+static void
+describe_set (unsigned set, NameFn name, char *buf, size_t size)
+{
+  unsigned v;
+  int n = 0, total = __builtin_popcount (set);
+  size_t used = 0;
+
   buf[0] = '\0';
-  for (i = 0; i < sizeof all / sizeof all[0] && used < size; i++) {
-    if (!(dtypes & SIMA_OP_DTYPE_BIT (all[i])))
+  for (v = 0; v < 32 && used < size; v++) {
+    if (!(set & SIMA_OP_BIT (v)))
       continue;
     n++;
     used += (size_t) snprintf (buf + used, size - used, "%s%s",
-        n == 1 ? "" : (n == total ? " or " : ", "), sima_dtype_name (all[i]));
+        n == 1 ? "" : (n == total ? " or " : ", "), name (v));
   }
 }
 
-static SimaStatus
-check_dtype (const char *op, const char *role, const SimaTensorSpec *spec,
-    unsigned dtypes)
+SimaStatus
+sima_check_port (const char *op, const char *role, const SimaTensorSpec *spec,
+    unsigned dtypes, unsigned layouts)
 {
-  char allowed[64];
+  SimaStatus st = sima_shape_check (spec, role);
+  char allowed[80];
 
-  if ((unsigned) spec->dtype < 32 && (dtypes & SIMA_OP_DTYPE_BIT (spec->dtype)))
-    return sima_status_ok ();
-  describe_dtypes (dtypes, allowed, sizeof allowed);
-  if (sima_dtype_size (spec->dtype) == 0)
+  if (!sima_status_is_ok (&st))
+    return st;
+  if ((unsigned) spec->dtype >= 32 || !(dtypes & SIMA_OP_BIT (spec->dtype))) {
+    describe_set (dtypes, dtype_name, allowed, sizeof allowed);
+    if (sima_dtype_size (spec->dtype) == 0)
+      return sima_status_make (SIMA_UNSUPPORTED_DTYPE,
+          "%s %s dtype %d is not a known dtype; must be %s", op, role,
+          (int) spec->dtype, allowed);
     return sima_status_make (SIMA_UNSUPPORTED_DTYPE,
-        "%s %s dtype %d is not a known dtype; must be %s", op, role,
-        (int) spec->dtype, allowed);
-  return sima_status_make (SIMA_UNSUPPORTED_DTYPE,
-      "%s %s dtype is %s, must be %s", op, role,
-      sima_dtype_name (spec->dtype), allowed);
-}
-
-SimaStatus
-sima_check_dense_port (const char *op, const char *role,
-    const SimaTensorSpec *spec, unsigned dtypes)
-{
-  SimaStatus st = sima_shape_check (spec, role);
-
-  if (!sima_status_is_ok (&st))
-    return st;
-  st = check_dtype (op, role, spec, dtypes);
-  if (!sima_status_is_ok (&st))
-    return st;
-  if (spec->layout != SIMA_LAYOUT_CONTIGUOUS
-      && spec->layout != SIMA_LAYOUT_STRIDED)
+        "%s %s dtype is %s, must be %s", op, role,
+        sima_dtype_name (spec->dtype), allowed);
+  }
+  if ((unsigned) spec->layout >= 32 || !(layouts & SIMA_OP_BIT (spec->layout))) {
+    describe_set (layouts, layout_name, allowed, sizeof allowed);
     return sima_status_make (SIMA_UNSUPPORTED_LAYOUT,
-        "%s %s layout is %s, must be contiguous or strided", op, role,
-        sima_layout_name (spec->layout));
-  return sima_status_ok ();
-}
-
-SimaStatus
-sima_check_tiled_port (const char *op, const char *role,
-    const SimaTensorSpec *spec, SimaDType dtype)
-{
-  SimaStatus st = sima_shape_check (spec, role);
-
-  if (!sima_status_is_ok (&st))
-    return st;
-  st = check_dtype (op, role, spec, SIMA_OP_DTYPE_BIT (dtype));
-  if (!sima_status_is_ok (&st))
-    return st;
-  if (spec->layout != SIMA_LAYOUT_MLA_TILED)
-    return sima_status_make (SIMA_UNSUPPORTED_LAYOUT,
-        "%s %s layout is %s, must be mla-tiled", op, role,
-        sima_layout_name (spec->layout));
+        "%s %s layout is %s, must be %s", op, role,
+        sima_layout_name (spec->layout), allowed);
+  }
   return sima_status_ok ();
 }
 

@@ -9,11 +9,12 @@
 
 #include <simaai/kernels/layout.h>
 
-/* Sets of dtypes, as bit masks of 1 << SimaDType. */
-#define SIMA_OP_DTYPE_BIT(t) (1u << (unsigned) (t))
-#define SIMA_OP_FLOAT_DTYPES (SIMA_OP_DTYPE_BIT (SIMA_DTYPE_FLOAT32) | \
-    SIMA_OP_DTYPE_BIT (SIMA_DTYPE_FLOAT16) | \
-    SIMA_OP_DTYPE_BIT (SIMA_DTYPE_BFLOAT16))
+/* Sets of dtypes and of layouts, as bit masks of 1 << value. */
+#define SIMA_OP_BIT(v) (1u << (unsigned) (v))
+#define SIMA_OP_FLOAT_DTYPES (SIMA_OP_BIT (SIMA_DTYPE_FLOAT32) | \
+    SIMA_OP_BIT (SIMA_DTYPE_FLOAT16) | SIMA_OP_BIT (SIMA_DTYPE_BFLOAT16))
+#define SIMA_OP_DENSE_LAYOUTS (SIMA_OP_BIT (SIMA_LAYOUT_CONTIGUOUS) | \
+    SIMA_OP_BIT (SIMA_LAYOUT_STRIDED))
 
 /* Exactly one input and one output, both arrays present. */
 SimaStatus sima_check_arity (const char *op, const SimaTensorSpec *inputs,
@@ -23,13 +24,10 @@ SimaStatus sima_check_arity (const char *op, const SimaTensorSpec *inputs,
  * decided on the bits, so the FP environment does not matter. */
 SimaStatus sima_check_positive_finite (const char *name, float value);
 
-/* Rank and extents, a dtype in `dtypes`, and a contiguous/strided layout. */
-SimaStatus sima_check_dense_port (const char *op, const char *role,
-    const SimaTensorSpec *spec, unsigned dtypes);
-
-/* Rank and extents, exactly `dtype`, and the mla-tiled layout. */
-SimaStatus sima_check_tiled_port (const char *op, const char *role,
-    const SimaTensorSpec *spec, SimaDType dtype);
+/* Rank and extents, a dtype in `dtypes` and a layout in `layouts`; the
+ * messages list what is accepted ("must be float32, float16 or bfloat16"). */
+SimaStatus sima_check_port (const char *op, const char *role,
+    const SimaTensorSpec *spec, unsigned dtypes, unsigned layouts);
 
 /* Input and output have the same rank and extents. */
 SimaStatus sima_check_same_shape (const SimaTensorSpec *in,

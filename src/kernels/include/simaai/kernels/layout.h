@@ -47,6 +47,9 @@ int sima_strided_view_is_row_major (const SimaStridedView *view);
 /* Checks rank 1..6 and nonnegative extents; `role` starts the message. */
 SimaStatus sima_shape_check (const SimaTensorSpec *spec, const char *role);
 
+/* True when some extent is 0 (for a spec that passed sima_shape_check). */
+int sima_shape_is_empty (const SimaTensorSpec *spec);
+
 /* ---- MLA tiled geometry ------------------------------------------------ */
 
 /* Tiles split in full and boundary classes along D, H, W and C: at most 16
@@ -90,7 +93,8 @@ typedef struct {
 /* Validates spec->tiled against the logical shape (C mandatory, axes unique
  * and in range, absent axes with tile extent 1, positive extents, a known
  * channels mode) and derives classes, run sizes and the total size with
- * checked arithmetic. element_bytes is 1 for INT8 tiles, 2 for BF16 tiles. */
+ * checked arithmetic. element_bytes is 1 for INT8 tiles, 2 for BF16 tiles
+ * (anything else is rejected). */
 SimaStatus sima_tiled_geometry_init (const SimaTensorSpec *spec,
     int element_bytes, const char *role, SimaTiledGeometry *out);
 
@@ -156,6 +160,7 @@ typedef struct {
   int64_t outer_view_offset_;
   uint64_t next_offset_;
   int started_;
+  int done_;
 } SimaTileCursor;
 
 void sima_tile_cursor_init (SimaTileCursor *cur, const SimaTiledGeometry *g,
