@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Status codes and their names. Message formatting is in status_message.c,
+ * apart, because the EV74 firmware image supplies its own (no printf there,
+ * firmware/fw_status.c).
+ */
 #include <simaai/kernels/status.h>
-
-#include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
 
 const char *
 sima_status_code_name (SimaStatusCode code)
@@ -24,20 +25,5 @@ sima_status_ok (void)
   SimaStatus status;
   status.code = SIMA_OK;
   status.message[0] = '\0';
-  return status;
-}
-
-SimaStatus
-sima_status_make (SimaStatusCode code, const char *fmt, ...)
-{
-  SimaStatus status;
-  va_list args;
-
-  status.code = code;
-  va_start (args, fmt);
-  /* vsnprintf truncates and always terminates a nonzero-sized buffer. */
-  if (vsnprintf (status.message, sizeof status.message, fmt, args) < 0)
-    strcpy (status.message, "(message could not be formatted)");
-  va_end (args);
   return status;
 }

@@ -65,7 +65,7 @@ geometry_matrix (void)
 {
   TestRng rng = { 4242 };
   uint64_t cases = 0, tiles = 0, elements = 0, bad_size = 0, bad_offset = 0,
-      bad_cursor = 0, bad_classes = 0;
+      bad_cursor = 0, bad_classes = 0, bad_locate = 0;
   int i;
 
   for (i = 0; i < 3000; i++) {
@@ -78,7 +78,9 @@ geometry_matrix (void)
     SimaStridedView view;
     SimaTiledWalk walk;
     SimaTileCursor cur;
-    uint64_t expect_offset = 0, per_slice = 0;
+    uint64_t expect_offset = 0, per_slice = 0, weight[SIMA_TILE_CLASS_COUNT];
+    uint64_t expect_pos = 0;
+    SimaTileRuns runs;
     int64_t coords[SIMA_MAX_RANK] = { 0 };
     int k, a;
 
@@ -94,7 +96,7 @@ geometry_matrix (void)
     bad_size += g.total_bytes != oracle_required_bytes (&spec);
     for (k = 0; k < SIMA_TILE_CLASS_COUNT; k++)
       per_slice += g.classes[k].count * g.classes[k].span_bytes;
-    bad_classes += per_slice != g.slice_bytes;
+    bad_classes += per_slice != g.span_runs.slice;
 
     /* cursor: consecutive tiles, offsets equal to the closed form, view
      * offsets of the tile origins in a permuted view */
@@ -102,11 +104,32 @@ geometry_matrix (void)
         GEN_VIEW_PERMUTED);
     sima_strided_view_admit (&view_spec, "input", &view);
     sima_tiled_walk_init (&g, &view, &walk);
+    /* an arbitrary weight per class (as a worker's task count would be) */
+    for (k = 0; k < SIMA_TILE_CLASS_COUNT; k++)
+      weight[k] = g.classes[k].count ? 1 + (uint64_t) (k * 7 % 5) : 0;
+    sima_tiled_runs (&g, weight, &runs);
     sima_tile_cursor_init (&cur, &g, &walk);
     while (sima_tile_cursor_next (&cur)) {
       int64_t origin[SIMA_MAX_RANK] = { 0 };
-      uint64_t outer = cur.outer, o = outer;
+      uint64_t outer = cur.outer, o = outer, lo_outer, inside;
+      int64_t ti[4];
+      SimaTileCursor seek;
+      uint64_t w = weight[cur.cls - g.classes];
       tiles++;
+      /* the last position of this tile's weight locates back to it, and a
+       * cursor seeked there agrees with the one that walked there */
+      sima_tiled_locate (&g, &runs, weight, expect_pos + w - 1, &lo_outer,
+          ti, &inside);
+      bad_locate += lo_outer != cur.outer || inside != w - 1
+          || memcmp (ti, cur.tile_index, sizeof ti) != 0;
+      expect_pos += w;
+      sima_tile_cursor_init (&seek, &g, &walk);
+      sima_tile_cursor_seek (&seek, cur.outer, cur.tile_index);
+      bad_locate += seek.tile_offset != cur.tile_offset
+          || seek.view_offset != cur.view_offset || seek.cls != cur.cls;
+      if (sima_tile_cursor_next (&seek) && (cur.tile_offset + cur.cls->span_bytes
+              != seek.tile_offset))
+        bad_locate++;
       bad_cursor += cur.tile_offset != expect_offset
           || cur.tile_offset != sima_tiled_tile_offset (&g, cur.outer,
               cur.tile_index);
@@ -122,6 +145,7 @@ geometry_matrix (void)
       bad_cursor += cur.view_offset != oracle_element_offset (&view_spec, origin);
     }
     bad_cursor += expect_offset != g.total_bytes;
+    bad_locate += expect_pos != g.outer_count * runs.slice;
 
     /* every element's offset */
     for (;;) {
@@ -144,6 +168,9 @@ geometry_matrix (void)
       "offsets equal closed-form offsets, tile origins equal view offsets "
       "(%llu mismatches)", (unsigned long long) tiles,
       (unsigned long long) bad_cursor);
+  tap_ok (bad_locate == 0, "weighted runs: every tile located from its "
+      "position in O(1), and cursors seeked to any tile continue exactly like "
+      "walking ones (%llu mismatches)", (unsigned long long) bad_locate);
   tap_ok (bad_offset == 0, "element offsets of %llu elements in %llu "
       "geometries equal the oracle's (%llu mismatches)",
       (unsigned long long) elements, (unsigned long long) cases,

@@ -114,52 +114,60 @@ derive_classes (SimaTiledGeometry *g)
   return 0;
 }
 
-/* Sizes of complete tile runs, from the innermost (W) outwards. Each run is
- * full tiles of the inner class times their span plus the boundary tile. */
-static int
-derive_runs (SimaTiledGeometry *g)
+int
+sima_tiled_runs (const SimaTiledGeometry *g,
+    const uint64_t weight[SIMA_TILE_CLASS_COUNT], SimaTileRuns *r)
 {
-  const int64_t *full = g->full_tiles;
+  const int64_t *full = g->full_tiles, *tail = g->tail_extent;
   int c, d, h;
-  uint64_t outer = 1;
 
+  /* from the innermost (W) outwards: full tiles of the inner class times
+   * their weight, plus the boundary tile if there is one */
+  memset (r, 0, sizeof *r);
   for (c = 0; c < 2; c++) {
     for (d = 0; d < 2; d++) {
       for (h = 0; h < 2; h++) {
-        uint64_t *row = &g->row_bytes[c][d][h];
-        *row = 0;
+        uint64_t *row = &r->row[c][d][h];
         if (sima_checked_madd (row, (uint64_t) full[SIMA_MLA_W],
-                g->classes[class_index (c, d, h, 0)].span_bytes)
-            || sima_checked_madd (row, g->tail_extent[SIMA_MLA_W] > 0,
-                g->classes[class_index (c, d, h, 1)].span_bytes))
+                weight[class_index (c, d, h, 0)])
+            || sima_checked_madd (row, tail[SIMA_MLA_W] > 0,
+                weight[class_index (c, d, h, 1)]))
           return 1;
       }
-      g->plane_bytes[c][d] = 0;
-      if (sima_checked_madd (&g->plane_bytes[c][d],
-              (uint64_t) full[SIMA_MLA_H], g->row_bytes[c][d][0])
-          || sima_checked_madd (&g->plane_bytes[c][d],
-              g->tail_extent[SIMA_MLA_H] > 0, g->row_bytes[c][d][1]))
+      if (sima_checked_madd (&r->plane[c][d], (uint64_t) full[SIMA_MLA_H],
+              r->row[c][d][0])
+          || sima_checked_madd (&r->plane[c][d], tail[SIMA_MLA_H] > 0,
+              r->row[c][d][1]))
         return 1;
     }
-    g->volume_bytes[c] = 0;
-    if (sima_checked_madd (&g->volume_bytes[c], (uint64_t) full[SIMA_MLA_D],
-            g->plane_bytes[c][0])
-        || sima_checked_madd (&g->volume_bytes[c],
-            g->tail_extent[SIMA_MLA_D] > 0, g->plane_bytes[c][1]))
+    if (sima_checked_madd (&r->volume[c], (uint64_t) full[SIMA_MLA_D],
+            r->plane[c][0])
+        || sima_checked_madd (&r->volume[c], tail[SIMA_MLA_D] > 0,
+            r->plane[c][1]))
       return 1;
   }
-  g->slice_bytes = 0;
-  if (sima_checked_madd (&g->slice_bytes, (uint64_t) full[SIMA_MLA_C],
-          g->volume_bytes[0])
-      || sima_checked_madd (&g->slice_bytes, g->tail_extent[SIMA_MLA_C] > 0,
-          g->volume_bytes[1]))
+  return sima_checked_madd (&r->slice, (uint64_t) full[SIMA_MLA_C],
+      r->volume[0])
+      || sima_checked_madd (&r->slice, tail[SIMA_MLA_C] > 0, r->volume[1]);
+}
+
+/* Spans, slice and total size. */
+static int
+derive_runs (SimaTiledGeometry *g)
+{
+  uint64_t spans[SIMA_TILE_CLASS_COUNT], outer = 1;
+  int k;
+
+  for (k = 0; k < SIMA_TILE_CLASS_COUNT; k++)
+    spans[k] = g->classes[k].span_bytes;
+  if (sima_tiled_runs (g, spans, &g->span_runs))
     return 1;
-  for (c = 0; c < g->n_outer; c++)
-    if (sima_checked_mul (outer, (uint64_t) g->shape[g->outer_axes[c]],
+  for (k = 0; k < g->n_outer; k++)
+    if (sima_checked_mul (outer, (uint64_t) g->shape[g->outer_axes[k]],
             &outer))
       return 1;
   g->outer_count = outer;
-  return sima_checked_mul (outer, g->slice_bytes, &g->total_bytes);
+  return sima_checked_mul (outer, g->span_runs.slice, &g->total_bytes);
 }
 
 SimaStatus
@@ -241,6 +249,7 @@ uint64_t
 sima_tiled_tile_offset (const SimaTiledGeometry *g, uint64_t outer,
     const int64_t tile_index[4])
 {
+  const SimaTileRuns *r = &g->span_runs;
   int idx = sima_tiled_class_of (g, tile_index);
   int c = (idx >> dim_bit[SIMA_MLA_C]) & 1;
   int d = (idx >> dim_bit[SIMA_MLA_D]) & 1;
@@ -248,12 +257,46 @@ sima_tiled_tile_offset (const SimaTiledGeometry *g, uint64_t outer,
 
   /* Every tile before index i along a dimension is a full tile, whatever
    * class the tile at i has, so each term is i * (size of a full run). */
-  return outer * g->slice_bytes
-      + (uint64_t) tile_index[SIMA_MLA_C] * g->volume_bytes[0]
-      + (uint64_t) tile_index[SIMA_MLA_D] * g->plane_bytes[c][0]
-      + (uint64_t) tile_index[SIMA_MLA_H] * g->row_bytes[c][d][0]
+  return outer * r->slice
+      + (uint64_t) tile_index[SIMA_MLA_C] * r->volume[0]
+      + (uint64_t) tile_index[SIMA_MLA_D] * r->plane[c][0]
+      + (uint64_t) tile_index[SIMA_MLA_H] * r->row[c][d][0]
       + (uint64_t) tile_index[SIMA_MLA_W]
       * g->classes[class_index (c, d, h, 0)].span_bytes;
+}
+
+/* One level of sima_tiled_locate: pos falls among `full` runs of
+ * `run` each, or in the boundary run after them. */
+static int
+locate_level (uint64_t *pos, int64_t full, uint64_t run, int64_t *index)
+{
+  if (run > 0 && *pos < (uint64_t) full * run) {
+    *index = (int64_t) (*pos / run);
+    *pos %= run;
+    return 0;
+  }
+  *index = full;
+  *pos -= (uint64_t) full * run;
+  return 1;
+}
+
+void
+sima_tiled_locate (const SimaTiledGeometry *g, const SimaTileRuns *r,
+    const uint64_t weight[SIMA_TILE_CLASS_COUNT], uint64_t pos,
+    uint64_t *outer, int64_t ti[4], uint64_t *inside)
+{
+  const int64_t *full = g->full_tiles;
+  int c, d, h, w;
+
+  *outer = r->slice > 0 ? pos / r->slice : 0;
+  pos = r->slice > 0 ? pos % r->slice : 0;
+  c = locate_level (&pos, full[SIMA_MLA_C], r->volume[0], &ti[SIMA_MLA_C]);
+  d = locate_level (&pos, full[SIMA_MLA_D], r->plane[c][0], &ti[SIMA_MLA_D]);
+  h = locate_level (&pos, full[SIMA_MLA_H], r->row[c][d][0], &ti[SIMA_MLA_H]);
+  w = locate_level (&pos, full[SIMA_MLA_W], weight[class_index (c, d, h, 0)],
+      &ti[SIMA_MLA_W]);
+  (void) w;
+  *inside = pos;
 }
 
 uint64_t
@@ -326,6 +369,21 @@ next_outer (SimaTileCursor *cur)
   return 0;
 }
 
+/* Fills the cursor's outputs for the tile at cur->tile_index. */
+static void
+load_tile (SimaTileCursor *cur)
+{
+  const SimaTiledGeometry *g = cur->geometry;
+  int k;
+
+  cur->cls = &g->classes[sima_tiled_class_of (g, cur->tile_index)];
+  cur->view_offset = cur->outer_view_offset_;
+  for (k = 0; k < 4; k++)
+    cur->view_offset += cur->tile_index[k] * g->tiled.tile_shape[k]
+        * cur->walk->dim_stride[k];
+  cur->next_offset_ = cur->tile_offset + cur->cls->span_bytes;
+}
+
 int
 sima_tile_cursor_next (SimaTileCursor *cur)
 {
@@ -350,11 +408,28 @@ sima_tile_cursor_next (SimaTileCursor *cur)
     }
   }
   cur->tile_offset = cur->next_offset_;
-  cur->cls = &g->classes[sima_tiled_class_of (g, cur->tile_index)];
-  cur->view_offset = cur->outer_view_offset_;
-  for (k = 0; k < 4; k++)
-    cur->view_offset += cur->tile_index[k] * g->tiled.tile_shape[k]
-        * cur->walk->dim_stride[k];
-  cur->next_offset_ = cur->tile_offset + cur->cls->span_bytes;
+  load_tile (cur);
   return 1;
+}
+
+void
+sima_tile_cursor_seek (SimaTileCursor *cur, uint64_t outer,
+    const int64_t tile_index[4])
+{
+  const SimaTiledWalk *walk = cur->walk;
+  uint64_t o = outer;
+  int a;
+
+  cur->started_ = 1;
+  cur->done_ = 0;
+  cur->outer = outer;
+  cur->outer_view_offset_ = 0;
+  for (a = walk->n_outer - 1; a >= 0; a--) {   /* last outer axis fastest */
+    cur->outer_coord_[a] = (int64_t) (o % (uint64_t) walk->outer_extent[a]);
+    o /= (uint64_t) walk->outer_extent[a];
+    cur->outer_view_offset_ += cur->outer_coord_[a] * walk->outer_stride[a];
+  }
+  memcpy (cur->tile_index, tile_index, sizeof cur->tile_index);
+  cur->tile_offset = sima_tiled_tile_offset (cur->geometry, outer, tile_index);
+  load_tile (cur);
 }

@@ -3,7 +3,6 @@
 
 #include "../numerics/float_bits.h"
 
-#include <stdio.h>
 #include <string.h>
 
 SimaStatus
@@ -48,21 +47,33 @@ layout_name (unsigned v)
   return sima_layout_name ((SimaLayout) v);
 }
 
+/* Appends text, truncating; buf stays terminated. (No snprintf: the EV74
+ * firmware runs this admission too, with no printf in its image.) */
+static void
+append (char *buf, size_t size, const char *text)
+{
+  size_t used = strlen (buf);
+  while (*text != '\0' && used + 1 < size)
+    buf[used++] = *text++;
+  buf[used] = '\0';
+}
+
 /* "float32, float16 or bfloat16" for a mask of values below 32 */
 static void
 describe_set (unsigned set, NameFn name, char *buf, size_t size)
 {
   unsigned v;
-  int n = 0, total = __builtin_popcount (set);
-  size_t used = 0;
+  int n = 0, total = 0;
 
+  for (v = 0; v < 32; v++)      /* no __builtin_popcount: libgcc call */
+    total += (set >> v) & 1u;
   buf[0] = '\0';
-  for (v = 0; v < 32 && used < size; v++) {
+  for (v = 0; v < 32; v++) {
     if (!(set & SIMA_OP_BIT (v)))
       continue;
     n++;
-    used += (size_t) snprintf (buf + used, size - used, "%s%s",
-        n == 1 ? "" : (n == total ? " or " : ", "), name (v));
+    append (buf, size, n == 1 ? "" : (n == total ? " or " : ", "));
+    append (buf, size, name (v));
   }
 }
 

@@ -65,6 +65,18 @@ typedef struct {
   uint64_t count;           /* tiles of this class in one outer slice */
 } SimaTileClass;
 
+/* Sums of a per-class weight (bytes, tasks, ...) over complete runs of
+ * tiles, by the classes of the enclosing tile: row[c][d][h] = all W tiles of
+ * one H row, plane[c][d] = all H rows of one D plane, volume[c] = all D
+ * planes of one C tile, slice = one outer slice. Index 0 is the full class,
+ * 1 the boundary class. */
+typedef struct {
+  uint64_t row[2][2][2];
+  uint64_t plane[2][2];
+  uint64_t volume[2];
+  uint64_t slice;
+} SimaTileRuns;
+
 typedef struct {
   int rank;
   int64_t shape[SIMA_MAX_RANK];
@@ -79,14 +91,10 @@ typedef struct {
   int8_t outer_axes[SIMA_MAX_RANK];
   uint64_t outer_count;     /* product of their extents */
   SimaTileClass classes[SIMA_TILE_CLASS_COUNT];
-  /* Bytes of complete runs of tiles, by the classes of the enclosing tile:
-   * row[c][d][h] = all W tiles of one H row, plane[c][d] = all H rows of one
-   * D plane, volume[c] = all D planes of one C tile. Tile offsets are sums of
-   * these weighted by the tile index: never index * full-tile size. */
-  uint64_t row_bytes[2][2][2];
-  uint64_t plane_bytes[2][2];
-  uint64_t volume_bytes[2];
-  uint64_t slice_bytes;     /* one outer slice (a full tile sequence) */
+  /* Bytes of complete runs of tiles (SimaTileRuns with the span as the
+   * weight): tile offsets are sums of these weighted by the tile index,
+   * never index * full-tile size. */
+  SimaTileRuns span_runs;
   uint64_t total_bytes;     /* physical size of the tensor; 0 when empty */
 } SimaTiledGeometry;
 
@@ -111,6 +119,18 @@ SimaStatus sima_cblocked_geometry_init (const SimaTensorSpec *spec,
 /* Class index of the tile at tile_index[D,H,W,C] (each < tile_count). */
 int sima_tiled_class_of (const SimaTiledGeometry *g,
     const int64_t tile_index[4]);
+
+/* Run sums of weight[class] (see SimaTileRuns). Returns nonzero when a sum
+ * overflows SIMA_MAX_BYTES. */
+int sima_tiled_runs (const SimaTiledGeometry *g,
+    const uint64_t weight[SIMA_TILE_CLASS_COUNT], SimaTileRuns *out);
+
+/* Where position `pos` (< outer_count * runs->slice) of the sequence of
+ * weighted tiles falls: its outer slice, its tile and the position inside
+ * that tile. In O(1): every tile before index i along a dimension is full. */
+void sima_tiled_locate (const SimaTiledGeometry *g, const SimaTileRuns *runs,
+    const uint64_t weight[SIMA_TILE_CLASS_COUNT], uint64_t pos,
+    uint64_t *outer, int64_t tile_index[4], uint64_t *inside);
 
 /* Byte offset of a tile inside the tensor: outer slice `outer` (row-major
  * over the outer axes), tile tile_index[D,H,W,C]. Arguments must be in range;
@@ -166,6 +186,12 @@ typedef struct {
 void sima_tile_cursor_init (SimaTileCursor *cur, const SimaTiledGeometry *g,
     const SimaTiledWalk *walk);
 int sima_tile_cursor_next (SimaTileCursor *cur);
+
+/* Positions the cursor on a tile (outer < outer_count, tile indices in
+ * range) as if next() had just returned it, so that workers start in the
+ * middle without walking the tiles before. */
+void sima_tile_cursor_seek (SimaTileCursor *cur, uint64_t outer,
+    const int64_t tile_index[4]);
 
 #ifdef __cplusplus
 }

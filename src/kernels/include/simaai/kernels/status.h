@@ -36,7 +36,16 @@ extern "C" {
   X (MISALIGNED_BUFFER, 15, "misaligned-buffer")                               \
   X (ADDRESS_OVERFLOW, 16, "address-overflow")                                 \
   X (OVERLAPPING_BUFFERS, 17, "overlapping-buffers")                           \
-  X (UNSUPPORTED_FP_ENVIRONMENT, 18, "unsupported-fp-environment")
+  X (UNSUPPORTED_FP_ENVIRONMENT, 18, "unsupported-fp-environment")          \
+  X (DEVICE_UNAVAILABLE, 19, "device-unavailable")                          \
+  X (CAPABILITY_MISSING, 20, "capability-missing")                          \
+  X (NOT_REPRESENTABLE, 21, "not-representable")                            \
+  X (INVALID_DESCRIPTOR, 22, "invalid-descriptor")                          \
+  X (DMA_ERROR, 23, "dma-error")                                            \
+  X (DEVICE_FAULT, 24, "device-fault")                                      \
+  X (TIMEOUT, 25, "timeout")                                                \
+  X (OUT_OF_RESOURCES, 26, "out-of-resources")                              \
+  X (IMPORT_FAILED, 27, "import-failed")
 
 typedef enum {
 #define SIMA_STATUS_ENUM_(name, value, str) SIMA_##name = value,
