@@ -2,7 +2,8 @@
 # The whole test suite on a fresh Debian 12 machine: installs what is
 # missing, builds with warnings as errors, runs every test, then builds again
 # with AddressSanitizer + UndefinedBehaviorSanitizer and runs every test
-# again. The exit status is the truth.
+# again, then runs the threaded EV74 tests under ThreadSanitizer. The exit
+# status is the truth.
 #
 #   tools/test.sh            both builds
 #   SIMA_BUILD_ROOT=dir      where the build trees go (default: _build)
@@ -25,12 +26,13 @@ configure() {  # dir, extra meson options...
   fi
 }
 
-run_suite() {  # dir, label
+run_suite() {  # dir, label, extra meson test arguments...
   local dir=$1 label=$2
+  shift 2
   echo "== $label: build"
   ninja -C "$dir" -j "$jobs"
   echo "== $label: test"
-  if ! meson test -C "$dir" --num-processes "$jobs" --print-errorlogs; then
+  if ! meson test -C "$dir" --num-processes "$jobs" --print-errorlogs "$@"; then
     echo "== $label: FAILED (log: $dir/meson-logs/testlog.txt)"
     return 1
   fi
@@ -48,5 +50,12 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 configure "$root/sanitize" -Dbuildtype=debugoptimized \
   -Db_sanitize=address,undefined -Db_lundef=false
 run_suite "$root/sanitize" "asan+ubsan"
+
+# The threaded parts (EV74 device, emulator workers) once more under
+# ThreadSanitizer.
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1}
+configure "$root/tsan" -Dbuildtype=debugoptimized -Db_sanitize=thread \
+  -Db_lundef=false
+run_suite "$root/tsan" "tsan" --suite ev74
 
 echo "== all suites passed"

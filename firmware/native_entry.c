@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The firmware's native entry: common header checks, then the operation
+ * the route names. Routes without a registered operation are rejected.
+ */
+#include "native_entry.h"
+
+#include <simaai/kernels/ev74/wire.h>
+
+#include "descriptor_check.h"
+#include "quanttess_fw.h"
+
+const SimaFwCapability simafw_capabilities[] = {
+  { SIMA_EV74_ROUTE_QUANTTESS, "simaai_kernels_ev74_quanttess_v1" },
+};
+const unsigned simafw_capability_count =
+    sizeof simafw_capabilities / sizeof simafw_capabilities[0];
+
+SimaStatus
+simafw_native_entry (SimaFwHal *hal, const uint8_t *d, uint32_t length)
+{
+  SimaStatus st = simafw_check_header (d, length);
+  uint16_t route;
+
+  if (!sima_status_is_ok (&st))
+    return st;
+  route = sima_ev74_get_u16 (d, SIMA_EV74_OFF_ROUTE);
+  switch (route) {
+    case SIMA_EV74_ROUTE_QUANTTESS: {
+      SimaFwQuantTessJob job;
+      st = simafw_quanttess_decode (d, length, &job);
+      return sima_status_is_ok (&st) ? simafw_quanttess_run (hal, &job) : st;
+    }
+    default:
+      return sima_status_make (SIMA_CAPABILITY_MISSING,
+          "no operation is registered for descriptor route %u",
+          (unsigned) route);
+  }
+}

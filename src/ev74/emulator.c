@@ -1,0 +1,614 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The EV74 emulator transport: a 32-bit bus aperture from 0x8000_0000 into
+ * which regions are mapped, a job queue, and 1-4 worker threads that run the
+ * firmware's native entry (firmware/) through the host HAL. A job is cut
+ * into one part per worker; it retires when every part has returned, and
+ * only then does it let go of its regions. Faults can be injected through
+ * the spec string or sima_ev74_device_configure().
+ */
+#define _GNU_SOURCE
+#include "device_private.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "../../firmware/native_entry.h"
+
+#define APERTURE_BASE UINT64_C (0x80000000)
+#define APERTURE_END UINT64_C (0x100000000)
+#define PAGE UINT64_C (4096)
+
+/* The device a worker thread serves, so that dropping the last reference
+ * from inside a job's retirement does not wait for the calling thread. */
+static __thread SimaEv74Device *current_worker_device;
+
+uint64_t
+sima_emu_now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t) ts.tv_sec * UINT64_C (1000000000) + (uint64_t) ts.tv_nsec;
+}
+
+/* ---- options -------------------------------------------------------------- */
+
+static int
+parse_uint (const char *text, size_t len, uint64_t max, uint64_t *out)
+{
+  uint64_t v = 0;
+  size_t i;
+
+  if (len == 0 || len > 19)     /* 19 digits cannot overflow 64 bits */
+    return 0;
+  for (i = 0; i < len; i++) {
+    if (text[i] < '0' || text[i] > '9')
+      return 0;
+    v = v * 10 + (uint64_t) (text[i] - '0');
+  }
+  if (v > max)
+    return 0;
+  *out = v;
+  return 1;
+}
+
+static int
+is (const char *text, size_t len, const char *word)
+{
+  return strlen (word) == len && strncmp (text, word, len) == 0;
+}
+
+SimaStatus
+sima_emu_parse_options (SimaEmuConfig *c, const char *options, int at_open)
+{
+  const char *p = options;
+
+  if (at_open) {
+    memset (c, 0, sizeof *c);
+    c->workers = 2;
+    c->local_bytes = 64 * 1024;
+    c->dma = SIMA_HOST_DMA_IMMEDIATE;
+    c->fault_after_commands = -1;
+    c->hang_ms = 1000;
+  }
+  while (*p != '\0') {
+    const char *end = strchr (p, ','), *eq;
+    size_t len = end ? (size_t) (end - p) : strlen (p), klen, vlen;
+    const char *v;
+    uint64_t n = 0;
+    int ok = 0;
+
+    eq = memchr (p, '=', len);
+    if (eq == NULL)
+      goto bad;
+    klen = (size_t) (eq - p);
+    v = eq + 1;
+    vlen = len - klen - 1;
+    if (is (p, klen, "workers")) {
+      ok = at_open && parse_uint (v, vlen, 4, &n) && n >= 1;
+      c->workers = (uint32_t) n;
+    } else if (is (p, klen, "local-kib")) {
+      ok = at_open && parse_uint (v, vlen, 1024, &n) && n >= 1;
+      c->local_bytes = (uint32_t) n * 1024;
+    } else if (is (p, klen, "dma")) {
+      ok = is (v, vlen, "immediate") || is (v, vlen, "deferred");
+      c->dma = is (v, vlen, "deferred") ? SIMA_HOST_DMA_DEFERRED
+          : SIMA_HOST_DMA_IMMEDIATE;
+    } else if (is (p, klen, "missing")) {
+      if (is (v, vlen, "none")) {
+        c->missing_all = 0;
+        c->n_missing = 0;
+        ok = 1;
+      } else if (is (v, vlen, "all")) {
+        c->missing_all = ok = 1;
+      } else if (parse_uint (v, vlen, 65535, &n)
+          && c->n_missing < SIMA_EMU_MAX_MISSING) {
+        c->missing[c->n_missing++] = (uint16_t) n;
+        ok = 1;
+      }
+    } else if (is (p, klen, "fault")) {
+      ok = 1;
+      if (is (v, vlen, "none"))
+        c->fault = SIMA_EMU_FAULT_NONE;
+      else if (is (v, vlen, "dma-error"))
+        c->fault = SIMA_EMU_FAULT_DMA_ERROR;
+      else if (is (v, vlen, "hang"))
+        c->fault = SIMA_EMU_FAULT_HANG;
+      else if (is (v, vlen, "worker-failure"))
+        c->fault = SIMA_EMU_FAULT_WORKER_FAILURE;
+      else
+        ok = 0;
+    } else if (is (p, klen, "fault-after-jobs")) {
+      ok = parse_uint (v, vlen, UINT64_MAX, &c->fault_after_jobs);
+    } else if (is (p, klen, "fault-after-commands")) {
+      ok = parse_uint (v, vlen, INT64_MAX, &n);
+      c->fault_after_commands = (int64_t) n;
+    } else if (is (p, klen, "hang-ms")) {
+      ok = parse_uint (v, vlen, 600000, &n);
+      c->hang_ms = (uint32_t) n;
+    }
+    if (!ok)
+      goto bad;
+    p += len + (end != NULL);
+    continue;
+  bad:
+    return sima_status_make (SIMA_INVALID_ARGUMENT,
+        "EV74 emulator option '%.*s' is not valid%s", (int) len, p,
+        at_open ? "" : " (workers and local-kib are fixed at open)");
+  }
+  return sima_status_ok ();
+}
+
+/* ---- regions and the aperture --------------------------------------------- */
+
+SimaStatus
+sima_ev74_region_import (SimaEv74Device *dev, int fd, uint64_t length,
+    SimaEv74Region **out)
+{
+  SimaEv74Region *r, **link;
+  uint64_t bytes, at = APERTURE_BASE;
+  void *map;
+
+  if (dev == NULL || out == NULL || fd < 0 || length == 0)
+    return sima_status_make (SIMA_INVALID_ARGUMENT,
+        "EV74 import: fd %d with %llu bytes cannot be imported", fd,
+        (unsigned long long) length);
+  *out = NULL;
+  bytes = (length + PAGE - 1) & ~(PAGE - 1);
+  if (length > APERTURE_END - APERTURE_BASE)
+    return sima_status_make (SIMA_NOT_REPRESENTABLE,
+        "EV74 import: %llu bytes do not fit the 2 GiB bus aperture",
+        (unsigned long long) length);
+  map = mmap (NULL, (size_t) length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (map == MAP_FAILED)
+    return sima_status_make (SIMA_IMPORT_FAILED,
+        "EV74 import: cannot map fd %d (%llu bytes): %s", fd,
+        (unsigned long long) length, strerror (errno));
+  r = calloc (1, sizeof *r);
+  if (r == NULL) {
+    munmap (map, (size_t) length);
+    return sima_status_make (SIMA_OUT_OF_RESOURCES, "EV74 import: no memory");
+  }
+  pthread_mutex_lock (&dev->lock);
+  /* first fit in the sorted list; the aperture ends at 4 GiB, so no region
+   * ever straddles it */
+  for (link = &dev->regions; *link != NULL; link = &(*link)->next) {
+    if ((*link)->bus - at >= bytes)
+      break;
+    at = (*link)->bus + (*link)->aperture_bytes;
+  }
+  if (APERTURE_END - at < bytes) {
+    pthread_mutex_unlock (&dev->lock);
+    munmap (map, (size_t) length);
+    free (r);
+    return sima_status_make (SIMA_OUT_OF_RESOURCES,
+        "EV74 import: no room for %llu bytes in the bus aperture",
+        (unsigned long long) length);
+  }
+  r->dev = dev;
+  r->refs = 1;
+  r->map = map;
+  r->length = length;
+  r->bus = at;
+  r->aperture_bytes = bytes;
+  r->next = *link;
+  *link = r;
+  pthread_mutex_unlock (&dev->lock);
+  sima_ev74_device_ref (dev);     /* regions keep their device */
+  *out = r;
+  return sima_status_ok ();
+}
+
+SimaEv74Region *
+sima_ev74_region_ref (SimaEv74Region *r)
+{
+  pthread_mutex_lock (&r->dev->lock);
+  r->refs++;
+  pthread_mutex_unlock (&r->dev->lock);
+  return r;
+}
+
+void
+sima_ev74_region_unref (SimaEv74Region *r)
+{
+  SimaEv74Device *dev;
+  SimaEv74Region **link;
+  int last;
+
+  if (r == NULL)
+    return;
+  dev = r->dev;
+  pthread_mutex_lock (&dev->lock);
+  last = --r->refs == 0;
+  if (last)
+    for (link = &dev->regions; *link != NULL; link = &(*link)->next)
+      if (*link == r) {
+        *link = r->next;
+        break;
+      }
+  pthread_mutex_unlock (&dev->lock);
+  if (!last)
+    return;
+  munmap (r->map, (size_t) r->length);
+  free (r);
+  sima_ev74_device_unref (dev);
+}
+
+uint64_t
+sima_ev74_region_bus_address (const SimaEv74Region *r)
+{
+  return r->bus;
+}
+
+uint64_t
+sima_ev74_region_length (const SimaEv74Region *r)
+{
+  return r->length;
+}
+
+/* ---- jobs ------------------------------------------------------------------ */
+
+static void
+job_unref (SimaEv74Job *job)
+{
+  int last;
+  size_t i;
+
+  pthread_mutex_lock (&job->lock);
+  last = --job->refs == 0;
+  pthread_mutex_unlock (&job->lock);
+  if (!last)
+    return;
+  /* regions were released at retirement; a never-started job has none */
+  for (i = 0; i < job->n_regions; i++)
+    if (job->regions[i] != NULL)
+      sima_ev74_region_unref (job->regions[i]);
+  pthread_mutex_destroy (&job->lock);
+  pthread_cond_destroy (&job->cond);
+  free (job->regions);
+  free (job->map);
+  free (job);
+}
+
+void
+sima_ev74_job_unref (SimaEv74Job *job)
+{
+  if (job != NULL)
+    job_unref (job);
+}
+
+/* Runs one part of a job on the calling worker thread. */
+static void
+run_part (SimaEv74Device *dev, SimaEv74Job *job, uint32_t part,
+    uint8_t *local)
+{
+  const SimaEmuConfig *c = &job->config;
+  SimaHostHal hal;
+
+  if (job->faulty && c->fault == SIMA_EMU_FAULT_HANG && part == 0) {
+    struct timespec until;
+    uint64_t deadline;
+    clock_gettime (CLOCK_REALTIME, &until);
+    deadline = (uint64_t) until.tv_nsec + (uint64_t) c->hang_ms * 1000000u;
+    until.tv_sec += (time_t) (deadline / 1000000000u);
+    until.tv_nsec = (long) (deadline % 1000000000u);
+    pthread_mutex_lock (&dev->lock);
+    while (!dev->shutdown
+        && pthread_cond_timedwait (&dev->work, &dev->lock, &until) == 0) {
+    }
+    pthread_mutex_unlock (&dev->lock);
+  }
+  if (job->faulty && c->fault == SIMA_EMU_FAULT_WORKER_FAILURE
+      && part == c->workers - 1) {
+    job->part_status[part] = sima_status_make (SIMA_DEVICE_FAULT,
+        "EV74 worker %u of %u stopped (injected worker failure)",
+        (unsigned) part, (unsigned) c->workers);
+    return;
+  }
+  sima_host_hal_init (&hal, part, c->workers, job->map, job->n_regions,
+      c->dma, local, c->local_bytes);
+  if (job->faulty && c->fault == SIMA_EMU_FAULT_DMA_ERROR && part == 0)
+    hal.fail_after = c->fault_after_commands >= 0 ? c->fault_after_commands
+        : 0;
+  job->part_status[part] = simafw_native_entry (&hal.hal, job->desc.bytes,
+      job->desc.length);
+  job->part_stats[part] = hal.stats;
+  job->part_pending[part] = sima_host_hal_finish (&hal);
+}
+
+/* All parts have returned: publish the status and statistics, let go of the
+ * regions, wake the waiters. */
+static void
+retire (SimaEv74Job *job)
+{
+  SimaEv74JobStats *s = &job->stats;
+  SimaStatus status = sima_status_ok ();
+  uint32_t i;
+
+  memset (s, 0, sizeof *s);
+  s->workers = job->config.workers;
+  for (i = 0; i < job->config.workers; i++) {
+    const SimaHostHalStats *p = &job->part_stats[i];
+    if (sima_status_is_ok (&status) && !sima_status_is_ok (&job->part_status[i]))
+      status = job->part_status[i];
+    if (sima_status_is_ok (&status) && job->part_pending[i] > 0)
+      status = sima_status_make (SIMA_DEVICE_FAULT,
+          "EV74 worker %u returned with %zu DMA transfers pending",
+          (unsigned) i, job->part_pending[i]);
+    s->dma_commands += p->commands;
+    s->dma_bytes_read += p->bytes_read;
+    s->dma_bytes_written += p->bytes_written;
+    s->local_peak = p->local_peak > s->local_peak ? p->local_peak
+        : s->local_peak;
+    s->write_lo[i] = p->write_lo;
+    s->write_hi[i] = p->write_hi;
+  }
+  s->device_ns = sima_emu_now_ns () - job->submitted_ns;
+  /* the device is done with the buffers: only now may they go */
+  for (i = 0; i < job->n_regions; i++) {
+    sima_ev74_region_unref (job->regions[i]);
+    job->regions[i] = NULL;
+  }
+  pthread_mutex_lock (&job->lock);
+  job->status = status;
+  job->retired = 1;
+  pthread_cond_broadcast (&job->cond);
+  pthread_mutex_unlock (&job->lock);
+  job_unref (job);              /* the device's reference */
+}
+
+static void
+device_free (SimaEv74Device *dev)
+{
+  uint32_t i;
+
+  for (i = 0; i < SIMA_EMU_MAX_WORKERS; i++)
+    free (dev->local[i]);
+  pthread_mutex_destroy (&dev->lock);
+  pthread_cond_destroy (&dev->work);
+  pthread_cond_destroy (&dev->idle);
+  free (dev->spec);
+  free (dev);
+}
+
+/* Stops the workers once the queue is empty and waits for them to leave.
+ * Returns 0 when called on one of the device's own workers: then the last
+ * worker to leave frees the device instead. */
+static int
+stop_workers (SimaEv74Device *dev)
+{
+  pthread_mutex_lock (&dev->lock);
+  dev->shutdown = 1;
+  pthread_cond_broadcast (&dev->work);
+  if (current_worker_device == dev) {
+    dev->free_on_last_exit = 1;
+    pthread_mutex_unlock (&dev->lock);
+    return 0;
+  }
+  while (dev->live_workers > 0)
+    pthread_cond_wait (&dev->idle, &dev->lock);
+  pthread_mutex_unlock (&dev->lock);
+  return 1;
+}
+
+static void *
+worker_main (void *arg)
+{
+  SimaEv74Device *dev = arg;
+  uint32_t self;
+  int free_dev;
+
+  current_worker_device = dev;
+  pthread_mutex_lock (&dev->lock);
+  self = dev->next_worker++;    /* live_workers was counted at creation */
+  for (;;) {
+    SimaEv74Job *job = dev->head;
+    uint32_t part;
+    if (job == NULL) {
+      if (dev->shutdown)
+        break;
+      pthread_cond_wait (&dev->work, &dev->lock);
+      continue;
+    }
+    part = job->parts_taken++;
+    if (job->parts_taken == job->config.workers) {  /* all parts handed out */
+      dev->head = job->next;
+      if (dev->head == NULL)
+        dev->tail = NULL;
+    }
+    pthread_mutex_unlock (&dev->lock);
+    run_part (dev, job, part, dev->local[self]);
+    pthread_mutex_lock (&dev->lock);
+    if (++job->parts_done == job->config.workers) {
+      pthread_mutex_unlock (&dev->lock);
+      retire (job);             /* drops references: not under dev->lock */
+      pthread_mutex_lock (&dev->lock);
+    }
+  }
+  free_dev = --dev->live_workers == 0 && dev->free_on_last_exit;
+  pthread_cond_broadcast (&dev->idle);
+  pthread_mutex_unlock (&dev->lock);
+  if (free_dev)
+    device_free (dev);
+  return NULL;
+}
+
+SimaStatus
+sima_emu_start (SimaEv74Device *dev)
+{
+  uint32_t i;
+
+  pthread_mutex_init (&dev->lock, NULL);
+  pthread_cond_init (&dev->work, NULL);
+  pthread_cond_init (&dev->idle, NULL);
+  for (i = 0; i < dev->config.workers; i++)
+    if ((dev->local[i] = aligned_alloc (64, dev->config.local_bytes)) == NULL)
+      goto fail;
+  pthread_mutex_lock (&dev->lock);
+  for (i = 0; i < dev->config.workers; i++) {
+    pthread_t t;
+    if (pthread_create (&t, NULL, worker_main, dev) != 0)
+      break;
+    pthread_detach (t);
+    dev->live_workers++;        /* counted here, so stop always waits */
+  }
+  pthread_mutex_unlock (&dev->lock);
+  if (i == dev->config.workers)
+    return sima_status_ok ();
+fail:
+  stop_workers (dev);
+  for (i = 0; i < SIMA_EMU_MAX_WORKERS; i++) {
+    free (dev->local[i]);
+    dev->local[i] = NULL;
+  }
+  pthread_mutex_destroy (&dev->lock);
+  pthread_cond_destroy (&dev->work);
+  pthread_cond_destroy (&dev->idle);
+  return sima_status_make (SIMA_OUT_OF_RESOURCES,
+      "EV74 emulator: cannot start %u workers", (unsigned) dev->config.workers);
+}
+
+void
+sima_emu_stop (SimaEv74Device *dev)
+{
+  if (stop_workers (dev))
+    device_free (dev);
+}
+
+SimaStatus
+sima_ev74_submit (SimaEv74Device *dev, const SimaEv74Descriptor *desc,
+    SimaEv74Region *const *regions, size_t n_regions, SimaEv74Job **out)
+{
+  SimaEv74Job *job;
+  uint16_t route;
+  int offered;
+  size_t i;
+
+  if (dev == NULL || desc == NULL || out == NULL
+      || (n_regions > 0 && regions == NULL)
+      || desc->length > SIMA_EV74_DESCRIPTOR_MAX_BYTES)
+    return sima_status_make (SIMA_INVALID_ARGUMENT,
+        "EV74 submit: invalid arguments");
+  *out = NULL;
+  for (i = 0; i < n_regions; i++)
+    if (regions[i] == NULL || regions[i]->dev != dev)
+      return sima_status_make (SIMA_INVALID_ARGUMENT,
+          "EV74 submit: region %zu was not imported into device '%s'", i,
+          dev->spec);
+  route = sima_ev74_descriptor_route (desc);
+  pthread_mutex_lock (&dev->lock);
+  offered = sima_emu_has_capability (&dev->config, route, NULL);
+  pthread_mutex_unlock (&dev->lock);
+  if (!offered)   /* fail closed even for callers that skipped the probe */
+    return sima_status_make (SIMA_CAPABILITY_MISSING,
+        "EV74 device '%s' has no capability for route %u", dev->spec,
+        (unsigned) route);
+
+  job = calloc (1, sizeof *job);
+  if (job == NULL || (n_regions > 0
+          && ((job->regions = calloc (n_regions, sizeof *job->regions)) == NULL
+              || (job->map = calloc (n_regions, sizeof *job->map)) == NULL))) {
+    if (job != NULL) {
+      free (job->regions);
+      free (job);
+    }
+    return sima_status_make (SIMA_OUT_OF_RESOURCES, "EV74 submit: no memory");
+  }
+  pthread_mutex_init (&job->lock, NULL);
+  pthread_cond_init (&job->cond, NULL);
+  job->refs = 2;                /* caller and device */
+  job->desc = *desc;
+  job->n_regions = n_regions;
+  for (i = 0; i < n_regions; i++) {
+    job->regions[i] = sima_ev74_region_ref (regions[i]);
+    job->map[i] = (SimaHostRegion) { (uint32_t) regions[i]->bus,
+      regions[i]->length, regions[i]->map };
+  }
+  job->submitted_ns = sima_emu_now_ns ();
+  pthread_mutex_lock (&dev->lock);
+  job->config = dev->config;
+  job->faulty = job->config.fault != SIMA_EMU_FAULT_NONE
+      && dev->jobs_submitted >= job->config.fault_after_jobs;
+  dev->jobs_submitted++;
+  if (dev->tail != NULL)
+    dev->tail->next = job;
+  else
+    dev->head = job;
+  dev->tail = job;
+  pthread_cond_broadcast (&dev->work);
+  pthread_mutex_unlock (&dev->lock);
+  *out = job;
+  return sima_status_ok ();
+}
+
+SimaStatus
+sima_ev74_job_wait (SimaEv74Job *job, int64_t timeout_ns)
+{
+  SimaStatus st;
+  struct timespec until;
+
+  if (job == NULL)
+    return sima_status_make (SIMA_INVALID_ARGUMENT, "EV74 wait: job is NULL");
+  if (timeout_ns >= 0) {
+    uint64_t ns;
+    clock_gettime (CLOCK_REALTIME, &until);
+    ns = (uint64_t) until.tv_nsec + (uint64_t) timeout_ns;
+    until.tv_sec += (time_t) (ns / 1000000000u);
+    until.tv_nsec = (long) (ns % 1000000000u);
+  }
+  pthread_mutex_lock (&job->lock);
+  while (!job->retired) {
+    if (timeout_ns < 0) {
+      pthread_cond_wait (&job->cond, &job->lock);
+    } else if (pthread_cond_timedwait (&job->cond, &job->lock, &until)
+        == ETIMEDOUT) {
+      break;
+    }
+  }
+  st = job->retired ? job->status : sima_status_make (SIMA_TIMEOUT,
+      "EV74 job did not retire within %lld ms; its buffers stay held until "
+      "it does", (long long) (timeout_ns / 1000000));
+  pthread_mutex_unlock (&job->lock);
+  return st;
+}
+
+int
+sima_ev74_job_retired (SimaEv74Job *job)
+{
+  int retired;
+  pthread_mutex_lock (&job->lock);
+  retired = job->retired;
+  pthread_mutex_unlock (&job->lock);
+  return retired;
+}
+
+void
+sima_ev74_job_stats (SimaEv74Job *job, SimaEv74JobStats *out)
+{
+  pthread_mutex_lock (&job->lock);
+  if (job->retired)
+    *out = job->stats;
+  else
+    memset (out, 0, sizeof *out);
+  pthread_mutex_unlock (&job->lock);
+}
+
+SimaStatus
+sima_ev74_run (SimaEv74Device *dev, const SimaEv74Descriptor *desc,
+    SimaEv74Region *const *regions, size_t n_regions, int64_t timeout_ns,
+    SimaEv74JobStats *stats)
+{
+  SimaEv74Job *job;
+  SimaStatus st = sima_ev74_submit (dev, desc, regions, n_regions, &job);
+
+  if (!sima_status_is_ok (&st))
+    return st;
+  st = sima_ev74_job_wait (job, timeout_ns);
+  if (stats != NULL)
+    sima_ev74_job_stats (job, stats);
+  sima_ev74_job_unref (job);
+  return st;
+}

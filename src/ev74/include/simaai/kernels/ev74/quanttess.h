@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * simaai/kernels/ev74/quanttess.h - QuantTess for the EV74: the version-1
+ * descriptor (232 bytes, route 49, capability
+ * simaai_kernels_ev74_quanttess_v1). Encoding checks representability and
+ * leaves the device addresses unbound; no device work runs.
+ */
+#ifndef SIMAAI_KERNELS_EV74_QUANTTESS_H
+#define SIMAAI_KERNELS_EV74_QUANTTESS_H
+
+#include <simaai/kernels/ev74/descriptor.h>
+#include <simaai/kernels/ops/quanttess.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SIMA_EV74_QUANTTESS_CAPABILITY "simaai_kernels_ev74_quanttess_v1"
+
+SimaStatus sima_ev74_quanttess_encode_relocatable (
+    const SimaQuantTessPlan *plan, SimaEv74Descriptor *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SIMAAI_KERNELS_EV74_QUANTTESS_H */

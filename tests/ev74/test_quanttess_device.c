@@ -1,0 +1,478 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The EV74 device API and emulator with QuantTess:
+ *  - opening, sharing and capability probing (fail closed);
+ *  - differential: >= 10,000 random admitted geometries and parameters run
+ *    on the A65 and on the emulator (1-4 workers, immediate and deferred
+ *    DMA), byte-identical, with guard bytes around the output, the input
+ *    left unchanged, every output byte written exactly once, disjoint
+ *    16-byte aligned output ownership per worker, and exactly the logical
+ *    input bytes read;
+ *  - faults: DMA error, worker failure, a job that hangs past the wait's
+ *    timeout (its regions stay alive until it retires), and a missing
+ *    capability;
+ *  - the data movement of the RGB pad16 224x224x3 and C33 128x128 cases.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <simaai/kernels/a65/quanttess.h>
+#include <simaai/kernels/ev74/quanttess.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ev74_util.h"
+#include "layout_gen.h"
+#include "status_expect.h"
+#include "tap.h"
+#include "test_util.h"
+
+enum { ARENA_BYTES = 4 << 20, GUARD = 256, GUARD_BYTE = 0xC3 };
+
+/* ---- opening, sharing, capabilities -------------------------------------- */
+
+static void
+device_basics (void)
+{
+  SimaEv74Device *a, *b, *c;
+  SimaStatus st;
+
+  a = test_device_open ("emulator:workers=3");
+  b = test_device_open ("emulator:workers=3");
+  tap_ok (a == b, "the same spec opens the same shared device");
+  expect_status ("capability probe", sima_ev74_device_require (a,
+          SIMA_EV74_ROUTE_QUANTTESS, SIMA_EV74_QUANTTESS_CAPABILITY),
+      SIMA_OK, NULL);
+  expect_status ("wrong capability name", sima_ev74_device_require (a,
+          SIMA_EV74_ROUTE_QUANTTESS, "simaai_kernels_ev74_quanttess_v2"),
+      SIMA_CAPABILITY_MISSING, "simaai_kernels_ev74_quanttess_v2",
+      "route 49", NULL);
+  sima_ev74_device_unref (b);
+  sima_ev74_device_unref (a);
+
+  c = test_device_open ("emulator:missing=49");
+  expect_status ("capability removed from the device",
+      sima_ev74_device_require (c, SIMA_EV74_ROUTE_QUANTTESS,
+          SIMA_EV74_QUANTTESS_CAPABILITY), SIMA_CAPABILITY_MISSING,
+      "does not register capability simaai_kernels_ev74_quanttess_v1", NULL);
+  {
+    /* a caller that skips the probe is refused at submit */
+    SimaEv74Descriptor d;
+    SimaEv74Job *job;
+    memset (&d, 0, sizeof d);
+    d.length = 232;
+    d.bytes[0] = 0x45;
+    d.bytes[1] = 0x56;
+    d.bytes[2] = 0x37;
+    d.bytes[3] = 0x34;
+    d.bytes[6] = 232;
+    d.bytes[8] = SIMA_EV74_ROUTE_QUANTTESS;
+    expect_status ("submit without the capability",
+        sima_ev74_submit (c, &d, NULL, 0, &job), SIMA_CAPABILITY_MISSING,
+        "route 49", NULL);
+  }
+  sima_ev74_device_unref (c);
+
+  st = sima_ev74_device_open ("/dev/simaai-ev74", &a);
+  expect_status ("platform device without a transport", st,
+      SIMA_DEVICE_UNAVAILABLE, "/dev/simaai-ev74", "device=emulator", NULL);
+  st = sima_ev74_device_open ("emulator:workers=5", &a);
+  expect_status ("five workers", st, SIMA_INVALID_ARGUMENT, "workers=5", NULL);
+  st = sima_ev74_device_open ("emulator:dma=sometimes", &a);
+  expect_status ("unknown DMA model", st, SIMA_INVALID_ARGUMENT,
+      "dma=sometimes", NULL);
+  setenv ("SIMA_EV74_DEVICE", "emulator:workers=1", 1);
+  tap_ok (strcmp (sima_ev74_resolve_spec (NULL), "emulator:workers=1") == 0
+      && strcmp (sima_ev74_resolve_spec ("emulator"), "emulator") == 0,
+      "SIMA_EV74_DEVICE is the default spec, an explicit spec wins");
+  unsetenv ("SIMA_EV74_DEVICE");
+  tap_ok (strcmp (sima_ev74_resolve_spec (""), SIMA_EV74_PLATFORM_DEVICE) == 0,
+      "without either, the platform device");
+}
+
+/* ---- one QuantTess job on both backends ---------------------------------- */
+
+typedef struct {
+  SimaEv74Device *dev;
+  TestArena in, out;
+  uint8_t *expected;
+  uint8_t *input_copy;
+} Bench;
+
+typedef struct {
+  uint64_t cases, bytes, mismatches, failures, guard_failures, input_changed,
+      traffic_errors, ownership_errors;
+} Tally;
+
+/* Runs plan on the A65 (reference) and the device with the input at in_off
+ * and the output at out_off of the arenas; checks everything. */
+static int
+differential_case (Bench *b, const SimaQuantTessPlan *plan, size_t in_off,
+    size_t out_off, Tally *t)
+{
+  SimaA65QuantTessPlan a65;
+  SimaEv74Descriptor d;
+  SimaEv74Binding bi = test_arena_binding (&b->in, in_off);
+  SimaEv74Binding bo = test_arena_binding (&b->out, out_off);
+  SimaEv74Region *regions[2] = { b->in.region, b->out.region };
+  SimaEv74JobStats js;
+  SimaConstHostBuffer ib = { b->in.host + in_off, plan->input_bytes };
+  SimaHostBuffer ob = { b->expected, plan->output_bytes };
+  size_t span = (size_t) plan->output_bytes, lo, hi, i;
+  uint64_t written = 0;
+  SimaStatus st;
+  int ok = 1;
+  uint32_t w, v;
+
+  t->cases++;
+  t->bytes += span;
+  memcpy (b->input_copy, b->in.host + in_off, (size_t) plan->input_bytes);
+  st = sima_a65_quanttess_prepare (plan, &a65);
+  if (st.code == SIMA_OK)
+    st = sima_a65_quanttess_execute (&a65, &ib, 1, &ob, 1);
+  lo = out_off > GUARD ? out_off - GUARD : 0;
+  hi = out_off + span + GUARD < b->out.size ? out_off + span + GUARD
+      : b->out.size;
+  memset (b->out.host + lo, GUARD_BYTE, hi - lo);
+  if (st.code == SIMA_OK)
+    st = sima_ev74_quanttess_encode_relocatable (plan, &d);
+  if (st.code == SIMA_OK)
+    st = sima_ev74_descriptor_bind (&d, &bi, &bo);
+  if (st.code == SIMA_OK)
+    st = sima_ev74_run (b->dev, &d, regions, 2, -1, &js);
+  if (st.code != SIMA_OK) {
+    if (t->failures++ < 5)
+      tap_diag ("device run failed: %s", st.message);
+    return 0;
+  }
+  if (memcmp (b->out.host + out_off, b->expected, span) != 0) {
+    t->mismatches++;
+    ok = 0;
+  }
+  for (i = lo; i < out_off; i++)
+    ok &= b->out.host[i] == GUARD_BYTE;
+  for (i = out_off + span; i < hi; i++)
+    ok &= b->out.host[i] == GUARD_BYTE;
+  if (!ok && t->guard_failures++ < 3)
+    tap_diag ("guard or output mismatch at output offset %zu", out_off);
+  if (memcmp (b->input_copy, b->in.host + in_off,
+          (size_t) plan->input_bytes) != 0) {
+    t->input_changed++;
+    ok = 0;
+  }
+  /* data movement: each input element read once, each output byte written
+   * once, nothing else */
+  if (js.dma_bytes_read != plan->element_count
+      * (uint64_t) plan->input_view.scalar_bytes
+      || js.dma_bytes_written != plan->output_bytes) {
+    if (t->traffic_errors++ < 3)
+      tap_diag ("traffic: read %llu (want %llu), written %llu (want %llu)",
+          (unsigned long long) js.dma_bytes_read,
+          (unsigned long long) (plan->element_count
+              * (uint64_t) plan->input_view.scalar_bytes),
+          (unsigned long long) js.dma_bytes_written,
+          (unsigned long long) plan->output_bytes);
+    ok = 0;
+  }
+  /* ownership: workers write disjoint ranges with 16-byte aligned ends */
+  for (w = 0; w < js.workers; w++) {
+    if (js.write_lo[w] > js.write_hi[w])
+      continue;                 /* this worker had nothing to do */
+    written += js.write_hi[w] - js.write_lo[w];
+    if ((js.write_lo[w] - bo.bus_address) % 16 != 0
+        || ((js.write_hi[w] - bo.bus_address) % 16 != 0))
+      ok = 0, t->ownership_errors++;
+    for (v = 0; v < w; v++)
+      if (js.write_lo[v] <= js.write_hi[v] && js.write_lo[w] < js.write_hi[v]
+          && js.write_lo[v] < js.write_hi[w])
+        ok = 0, t->ownership_errors++;
+  }
+  if (written != plan->output_bytes)
+    ok = 0, t->ownership_errors++;
+  return ok;
+}
+
+static void
+bench_open (Bench *b, const char *spec)
+{
+  b->dev = test_device_open (spec);
+  test_arena_new (&b->in, b->dev, ARENA_BYTES);
+  test_arena_new (&b->out, b->dev, ARENA_BYTES);
+  b->expected = malloc (ARENA_BYTES);
+  b->input_copy = malloc (ARENA_BYTES);
+}
+
+static void
+bench_close (Bench *b)
+{
+  test_arena_free (&b->in);
+  test_arena_free (&b->out);
+  free (b->expected);
+  free (b->input_copy);
+  sima_ev74_device_unref (b->dev);
+}
+
+/* A random admitted request that fits the arenas (at most 400 KiB each way,
+ * so random offsets leave room). */
+static int
+random_plan (TestRng *rng, SimaQuantTessPlan *plan, SimaTensorSpec *in)
+{
+  static const int64_t channels[] = { 1, 2, 3, 4, 16, 17, 32, 33, 64, 70 };
+  static const SimaDType dtypes[3] = { SIMA_DTYPE_FLOAT32, SIMA_DTYPE_FLOAT16,
+    SIMA_DTYPE_BFLOAT16 };
+  int rank = (int) test_rng_range (rng, 1, SIMA_MAX_RANK);
+  GenTiling gt;
+  SimaTensorSpec out;
+  SimaQuantTessRequest req;
+  float mults[6];
+
+  mults[0] = 1.0f;
+  mults[1] = 0.3f;
+  mults[2] = 127.0f;
+  mults[3] = 3.0e-39f;          /* subnormal */
+  mults[4] = ldexpf (1.0f, -140);
+  mults[5] = 1.0e30f;
+  gen_tiling (rng, rank, (int) test_rng_below (rng, (uint64_t) rank),
+      channels[test_rng_below (rng, sizeof channels / sizeof channels[0])],
+      (SimaChannels) test_rng_below (rng, 2), &gt);
+  *in = gen_view (rng, dtypes[test_rng_below (rng, 3)], rank, gt.shape,
+      (GenViewKind) test_rng_below (rng, GEN_VIEW_KIND_COUNT));
+  out = test_spec_tiled (SIMA_DTYPE_INT8, rank, gt.shape, gt.tiled.axes,
+      gt.tiled.tile_shape, gt.tiled.channels);
+  memset (&req, 0, sizeof req);
+  req.inputs = in;
+  req.n_inputs = 1;
+  req.outputs = &out;
+  req.n_outputs = 1;
+  req.params.multiplier = mults[test_rng_below (rng, 6)];
+  req.params.zero_point = (int32_t) test_rng_range (rng, -128, 127);
+  req.params.rounding = (SimaRounding) test_rng_below (rng, 4);
+  if (sima_quanttess_check_inference (&req, plan).code != SIMA_OK)
+    return 0;
+  return plan->element_count > 0 && plan->input_bytes <= (400 << 10)
+      && plan->output_bytes <= (400 << 10);
+}
+
+static void
+differential (void)
+{
+  static const char *specs[8] = {
+    "emulator:workers=1", "emulator:workers=2", "emulator:workers=3",
+    "emulator:workers=4", "emulator:workers=1,dma=deferred",
+    "emulator:workers=2,dma=deferred", "emulator:workers=3,dma=deferred",
+    "emulator:workers=4,dma=deferred",
+  };
+  Bench benches[8];
+  Tally t;
+  TestRng rng = { 0xe774 };
+  int i, k;
+
+  memset (&t, 0, sizeof t);
+  for (k = 0; k < 8; k++)
+    bench_open (&benches[k], specs[k]);
+  for (i = 0; i < 10000; i++) {
+    SimaQuantTessPlan plan;
+    SimaTensorSpec in;
+    Bench *b = &benches[i % 8];
+    size_t in_off, out_off;
+
+    while (!random_plan (&rng, &plan, &in)) {
+    }
+    /* random placements: scalar-aligned input, 16-aligned output */
+    in_off = (size_t) test_rng_below (&rng, (ARENA_BYTES - plan.input_bytes)
+        / 4096) * 4096 + (size_t) test_rng_below (&rng, 64)
+        * (size_t) plan.input_view.scalar_bytes;
+    out_off = GUARD + (size_t) test_rng_below (&rng, (ARENA_BYTES
+            - plan.output_bytes - 2 * GUARD) / 16) * 16;
+    gen_fill_values (&rng, in.dtype, plan.params.multiplier,
+        b->in.host + in_off, (size_t) plan.input_bytes);
+    differential_case (b, &plan, in_off, out_off, &t);
+  }
+  for (k = 0; k < 8; k++)
+    bench_close (&benches[k]);
+  tap_ok (t.cases == 10000 && t.mismatches == 0 && t.failures == 0,
+      "differential A65 vs emulator (1-4 workers x immediate/deferred DMA): "
+      "%llu random geometries, %llu output bytes, %llu mismatched, %llu "
+      "failed", (unsigned long long) t.cases, (unsigned long long) t.bytes,
+      (unsigned long long) t.mismatches, (unsigned long long) t.failures);
+  tap_ok (t.guard_failures == 0 && t.input_changed == 0, "guard bytes around "
+      "every output intact, every input unchanged (%llu, %llu failures)",
+      (unsigned long long) t.guard_failures,
+      (unsigned long long) t.input_changed);
+  tap_ok (t.traffic_errors == 0, "every job read exactly its logical input "
+      "bytes and wrote exactly its physical output bytes (%llu exceptions)",
+      (unsigned long long) t.traffic_errors);
+  tap_ok (t.ownership_errors == 0, "workers wrote disjoint, 16-byte aligned "
+      "output ranges covering the output once (%llu exceptions)",
+      (unsigned long long) t.ownership_errors);
+}
+
+/* ---- faults ---------------------------------------------------------------- */
+
+/* A bound descriptor for shape[rank] FP32 -> H8/W16/C16 tiles of the
+ * arenas' starts. */
+static SimaQuantTessPlan
+bound_plan (const Bench *b, int rank, const int64_t *shape, SimaChannels mode,
+    SimaEv74Descriptor *d)
+{
+  static const int8_t axes3[4] = { -1, 0, 1, 2 };
+  static const int64_t tile[4] = { 1, 8, 16, 16 };
+  SimaTensorSpec in = test_spec_dense (SIMA_DTYPE_FLOAT32, rank, shape);
+  SimaTensorSpec out = test_spec_tiled (SIMA_DTYPE_INT8, rank, shape, axes3,
+      tile, mode);
+  SimaQuantTessRequest req = { &in, 1, &out, 1,
+    { 64.0f, 0, SIMA_ROUNDING_NEAREST_EVEN } };
+  SimaQuantTessPlan plan;
+  SimaEv74Binding bi = test_arena_binding (&b->in, 0);
+  SimaEv74Binding bo = test_arena_binding (&b->out, 0);
+  size_t i;
+
+  sima_quanttess_check_inference (&req, &plan);
+  sima_ev74_quanttess_encode_relocatable (&plan, d);
+  sima_ev74_descriptor_bind (d, &bi, &bo);
+  for (i = 0; i < plan.input_bytes / 4; i++)
+    ((float *) b->in.host)[i] = (float) ((int) (i % 255) - 127) / 64.0f;
+  return plan;
+}
+
+static void
+faults (void)
+{
+  static const int64_t rgb[3] = { 64, 64, 3 };
+  Bench b;
+  SimaEv74Descriptor d;
+  SimaEv74JobStats js;
+  SimaEv74Region *regions[2];
+  SimaQuantTessPlan plan;
+  SimaStatus st;
+
+  /* a DMA error in the middle of a job, then the device keeps working */
+  bench_open (&b, "emulator:workers=2,fault=dma-error,fault-after-commands=3,"
+      "fault-after-jobs=1");
+  regions[0] = b.in.region;
+  regions[1] = b.out.region;
+  plan = bound_plan (&b, 3, rgb, SIMA_CHANNELS_PAD16, &d);
+  st = sima_ev74_run (b.dev, &d, regions, 2, -1, &js);
+  expect_status ("job before the fault", st, SIMA_OK, NULL);
+  st = sima_ev74_run (b.dev, &d, regions, 2, -1, &js);
+  expect_status ("DMA error mid-job", st, SIMA_DMA_ERROR,
+      "a DMA transfer failed", NULL);
+  sima_ev74_device_configure (b.dev, "fault=none");
+  st = sima_ev74_run (b.dev, &d, regions, 2, -1, &js);
+  expect_status ("the next job after clearing the fault", st, SIMA_OK, NULL);
+  expect_status ("bad option at runtime",
+      sima_ev74_device_configure (b.dev, "workers=2"), SIMA_INVALID_ARGUMENT,
+      "fixed at open", NULL);
+  bench_close (&b);
+
+  bench_open (&b, "emulator:workers=3,fault=worker-failure");
+  regions[0] = b.in.region;
+  regions[1] = b.out.region;
+  bound_plan (&b, 3, rgb, SIMA_CHANNELS_PAD16, &d);
+  st = sima_ev74_run (b.dev, &d, regions, 2, -1, &js);
+  expect_status ("worker failure", st, SIMA_DEVICE_FAULT, "worker 2 of 3",
+      NULL);
+  bench_close (&b);
+
+  /* A job that hangs past the wait: TIMEOUT, nothing freed. The test then
+   * drops every reference it has (job, regions, its own mapping and fd):
+   * the device must still own the regions and finish the job into them.
+   * A second job queued behind it tells us when it has retired. */
+  {
+    SimaEv74Job *job, *after;
+    uint8_t *keep;
+    int ok;
+
+    bench_open (&b, "emulator:workers=1,fault=hang,hang-ms=300");
+    regions[0] = b.in.region;
+    regions[1] = b.out.region;
+    plan = bound_plan (&b, 3, rgb, SIMA_CHANNELS_PAD16, &d);
+    /* a second view of the output, to look at it after the test let go */
+    keep = mmap (NULL, ARENA_BYTES, PROT_READ, MAP_SHARED, b.out.fd, 0);
+    memset (b.out.host, 0, (size_t) plan.output_bytes);
+    st = sima_ev74_submit (b.dev, &d, regions, 2, &job);
+    expect_status ("submit the hanging job", st, SIMA_OK, NULL);
+    st = sima_ev74_job_wait (job, 20 * 1000 * 1000);
+    expect_status ("wait times out", st, SIMA_TIMEOUT, "did not retire",
+        "stay held", NULL);
+    tap_ok (!sima_ev74_job_retired (job), "the job is still in flight");
+    sima_ev74_device_configure (b.dev, "fault=none");
+    sima_ev74_job_unref (job);
+    sima_ev74_region_unref (b.in.region);
+    munmap (b.in.host, ARENA_BYTES);
+    close (b.in.fd);
+    /* the output region stays ours for the second job */
+    st = sima_ev74_submit (b.dev, &d, regions + 1, 0, &after);
+    st = sima_ev74_job_wait (after, -1);
+    sima_ev74_job_unref (after);
+    ok = keep != MAP_FAILED && ((int8_t *) keep)[0] != 0;
+    tap_ok (ok, "the abandoned job finished into regions the device still "
+        "held (first output byte %d)", keep != MAP_FAILED
+        ? ((int8_t *) keep)[0] : 0);
+    if (keep != MAP_FAILED)
+      munmap (keep, ARENA_BYTES);
+    test_arena_free (&b.out);
+    free (b.expected);
+    free (b.input_copy);
+    sima_ev74_device_unref (b.dev);
+  }
+}
+
+/* ---- data movement ---------------------------------------------------------- */
+
+static void
+data_movement (void)
+{
+  static const int64_t rgb[3] = { 224, 224, 3 };
+  static const int64_t c33[3] = { 128, 128, 33 };
+  struct {
+    const char *name;
+    const int64_t *shape;
+  } cases[2] = { { "RGB 224x224x3 FP32 -> H8/W16/C16 pad16", rgb },
+    { "C33 128x128x33 FP32 -> H8/W16/C16 pad16", c33 } };
+  int i;
+
+  for (i = 0; i < 2; i++) {
+    Bench b;
+    SimaEv74Descriptor d;
+    SimaEv74JobStats js;
+    SimaEv74Region *regions[2];
+    SimaQuantTessPlan plan;
+    SimaStatus st;
+    uint64_t logical;
+
+    bench_open (&b, "emulator:workers=4,dma=deferred");
+    regions[0] = b.in.region;
+    regions[1] = b.out.region;
+    plan = bound_plan (&b, 3, cases[i].shape, SIMA_CHANNELS_PAD16, &d);
+    st = sima_ev74_run (b.dev, &d, regions, 2, -1, &js);
+    logical = plan.element_count * 4;
+    tap_ok (st.code == SIMA_OK && js.dma_bytes_read == logical
+        && js.dma_bytes_written == plan.output_bytes
+        && js.local_peak <= 2 * (18 + 6) * 1024,
+        "data movement, %s, 4 workers: read %llu bytes (logical input %llu, "
+        "ratio %.3f), wrote %llu (physical output %llu, ratio %.3f), %llu DMA "
+        "commands, local peak %u of %u bytes per worker",
+        cases[i].name, (unsigned long long) js.dma_bytes_read,
+        (unsigned long long) logical,
+        (double) js.dma_bytes_read / (double) logical,
+        (unsigned long long) js.dma_bytes_written,
+        (unsigned long long) plan.output_bytes,
+        (double) js.dma_bytes_written / (double) plan.output_bytes,
+        (unsigned long long) js.dma_commands, js.local_peak,
+        2 * (18 + 6) * 1024);
+    bench_close (&b);
+  }
+}
+
+int
+main (void)
+{
+  device_basics ();
+  faults ();
+  data_movement ();
+  differential ();
+  return tap_done ();
+}
