@@ -8,10 +8,13 @@
 #include <simaai/kernels/ev74/wire.h>
 
 #include "descriptor_check.h"
-#include "quanttess_fw.h"
+#include "detessdequant_fw.h"
+#include "pack_fw.h"
 
 const SimaFwCapability simafw_capabilities[] = {
   { SIMA_EV74_ROUTE_QUANTTESS, "simaai_kernels_ev74_quanttess_v1" },
+  { SIMA_EV74_ROUTE_DETESSDEQUANT, "simaai_kernels_ev74_detessdequant_v1" },
+  { SIMA_EV74_ROUTE_CASTTESS, "simaai_kernels_ev74_casttess_v1" },
 };
 const unsigned simafw_capability_count =
     sizeof simafw_capabilities / sizeof simafw_capabilities[0];
@@ -29,7 +32,18 @@ simafw_native_entry (SimaFwHal *hal, const uint8_t *d, uint32_t length)
     case SIMA_EV74_ROUTE_QUANTTESS: {
       SimaFwQuantTessJob job;
       st = simafw_quanttess_decode (d, length, &job);
-      return sima_status_is_ok (&st) ? simafw_quanttess_run (hal, &job) : st;
+      return sima_status_is_ok (&st) ? simafw_pack_run (hal, &job.pack) : st;
+    }
+    case SIMA_EV74_ROUTE_CASTTESS: {
+      SimaFwCastTessJob job;
+      st = simafw_casttess_decode (d, length, &job);
+      return sima_status_is_ok (&st) ? simafw_pack_run (hal, &job.pack) : st;
+    }
+    case SIMA_EV74_ROUTE_DETESSDEQUANT: {
+      SimaFwDetessDequantJob job;
+      st = simafw_detessdequant_decode (d, length, &job);
+      return sima_status_is_ok (&st) ? simafw_detessdequant_run (hal, &job)
+          : st;
     }
     default:
       return sima_status_make (SIMA_CAPABILITY_MISSING,

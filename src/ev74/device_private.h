@@ -20,7 +20,7 @@ enum { SIMA_EMU_MAX_WORKERS = 4, SIMA_EMU_MAX_MISSING = 8 };
 
 typedef enum {
   SIMA_EMU_FAULT_NONE,
-  SIMA_EMU_FAULT_DMA_ERROR,       /* a transfer fails (at its wait) */
+  SIMA_EMU_FAULT_DMA_ERROR,       /* a transfer of every worker fails */
   SIMA_EMU_FAULT_HANG,            /* the job stalls for hang_ms first */
   SIMA_EMU_FAULT_WORKER_FAILURE,  /* the last worker dies without running */
 } SimaEmuFault;

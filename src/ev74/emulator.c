@@ -310,7 +310,7 @@ run_part (SimaEv74Device *dev, SimaEv74Job *job, uint32_t part,
   }
   sima_host_hal_init (&hal, part, c->workers, job->map, job->n_regions,
       c->dma, local, c->local_bytes);
-  if (job->faulty && c->fault == SIMA_EMU_FAULT_DMA_ERROR && part == 0)
+  if (job->faulty && c->fault == SIMA_EMU_FAULT_DMA_ERROR)
     hal.fail_after = c->fault_after_commands >= 0 ? c->fault_after_commands
         : 0;
   job->part_status[part] = simafw_native_entry (&hal.hal, job->desc.bytes,

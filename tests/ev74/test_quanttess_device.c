@@ -23,13 +23,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "ev74_util.h"
+#include "ev74_diff.h"
 #include "layout_gen.h"
 #include "status_expect.h"
 #include "tap.h"
 #include "test_util.h"
 
-enum { ARENA_BYTES = 4 << 20, GUARD = 256, GUARD_BYTE = 0xC3 };
 
 /* ---- opening, sharing, capabilities -------------------------------------- */
 
@@ -94,124 +93,36 @@ device_basics (void)
 
 /* ---- one QuantTess job on both backends ---------------------------------- */
 
-typedef struct {
-  SimaEv74Device *dev;
-  TestArena in, out;
-  uint8_t *expected;
-  uint8_t *input_copy;
-} Bench;
+typedef DiffBench Bench;
+#define bench_open diff_bench_open
+#define bench_close diff_bench_close
+#define ARENA_BYTES DIFF_ARENA_BYTES
 
-typedef struct {
-  uint64_t cases, bytes, mismatches, failures, guard_failures, input_changed,
-      traffic_errors, ownership_errors;
-} Tally;
-
-/* Runs plan on the A65 (reference) and the device with the input at in_off
- * and the output at out_off of the arenas; checks everything. */
-static int
-differential_case (Bench *b, const SimaQuantTessPlan *plan, size_t in_off,
-    size_t out_off, Tally *t)
+static SimaStatus
+quant_a65 (const void *p, const void *in, void *out)
 {
+  const SimaQuantTessPlan *plan = p;
   SimaA65QuantTessPlan a65;
-  SimaEv74Descriptor d;
-  SimaEv74Binding bi = test_arena_binding (&b->in, in_off);
-  SimaEv74Binding bo = test_arena_binding (&b->out, out_off);
-  SimaEv74Region *regions[2] = { b->in.region, b->out.region };
-  SimaEv74JobStats js;
-  SimaConstHostBuffer ib = { b->in.host + in_off, plan->input_bytes };
-  SimaHostBuffer ob = { b->expected, plan->output_bytes };
-  size_t span = (size_t) plan->output_bytes, lo, hi, i;
-  uint64_t written = 0;
-  SimaStatus st;
-  int ok = 1;
-  uint32_t w, v;
-
-  t->cases++;
-  t->bytes += span;
-  memcpy (b->input_copy, b->in.host + in_off, (size_t) plan->input_bytes);
-  st = sima_a65_quanttess_prepare (plan, &a65);
-  if (st.code == SIMA_OK)
-    st = sima_a65_quanttess_execute (&a65, &ib, 1, &ob, 1);
-  lo = out_off > GUARD ? out_off - GUARD : 0;
-  hi = out_off + span + GUARD < b->out.size ? out_off + span + GUARD
-      : b->out.size;
-  memset (b->out.host + lo, GUARD_BYTE, hi - lo);
-  if (st.code == SIMA_OK)
-    st = sima_ev74_quanttess_encode_relocatable (plan, &d);
-  if (st.code == SIMA_OK)
-    st = sima_ev74_descriptor_bind (&d, &bi, &bo);
-  if (st.code == SIMA_OK)
-    st = sima_ev74_run (b->dev, &d, regions, 2, -1, &js);
-  if (st.code != SIMA_OK) {
-    if (t->failures++ < 5)
-      tap_diag ("device run failed: %s", st.message);
-    return 0;
-  }
-  if (memcmp (b->out.host + out_off, b->expected, span) != 0) {
-    t->mismatches++;
-    ok = 0;
-  }
-  for (i = lo; i < out_off; i++)
-    ok &= b->out.host[i] == GUARD_BYTE;
-  for (i = out_off + span; i < hi; i++)
-    ok &= b->out.host[i] == GUARD_BYTE;
-  if (!ok && t->guard_failures++ < 3)
-    tap_diag ("guard or output mismatch at output offset %zu", out_off);
-  if (memcmp (b->input_copy, b->in.host + in_off,
-          (size_t) plan->input_bytes) != 0) {
-    t->input_changed++;
-    ok = 0;
-  }
-  /* data movement: each input element read once, each output byte written
-   * once, nothing else */
-  if (js.dma_bytes_read != plan->element_count
-      * (uint64_t) plan->input_view.scalar_bytes
-      || js.dma_bytes_written != plan->output_bytes) {
-    if (t->traffic_errors++ < 3)
-      tap_diag ("traffic: read %llu (want %llu), written %llu (want %llu)",
-          (unsigned long long) js.dma_bytes_read,
-          (unsigned long long) (plan->element_count
-              * (uint64_t) plan->input_view.scalar_bytes),
-          (unsigned long long) js.dma_bytes_written,
-          (unsigned long long) plan->output_bytes);
-    ok = 0;
-  }
-  /* ownership: workers write disjoint ranges with 16-byte aligned ends */
-  for (w = 0; w < js.workers; w++) {
-    if (js.write_lo[w] > js.write_hi[w])
-      continue;                 /* this worker had nothing to do */
-    written += js.write_hi[w] - js.write_lo[w];
-    if ((js.write_lo[w] - bo.bus_address) % 16 != 0
-        || ((js.write_hi[w] - bo.bus_address) % 16 != 0))
-      ok = 0, t->ownership_errors++;
-    for (v = 0; v < w; v++)
-      if (js.write_lo[v] <= js.write_hi[v] && js.write_lo[w] < js.write_hi[v]
-          && js.write_lo[v] < js.write_hi[w])
-        ok = 0, t->ownership_errors++;
-  }
-  if (written != plan->output_bytes)
-    ok = 0, t->ownership_errors++;
-  return ok;
+  SimaConstHostBuffer ib = { in, plan->input_bytes };
+  SimaHostBuffer ob = { out, plan->output_bytes };
+  SimaStatus st = sima_a65_quanttess_prepare (plan, &a65);
+  return st.code == SIMA_OK ? sima_a65_quanttess_execute (&a65, &ib, 1, &ob, 1)
+      : st;
 }
 
-static void
-bench_open (Bench *b, const char *spec)
+static SimaStatus
+quant_encode (const void *plan, SimaEv74Descriptor *d)
 {
-  b->dev = test_device_open (spec);
-  test_arena_new (&b->in, b->dev, ARENA_BYTES);
-  test_arena_new (&b->out, b->dev, ARENA_BYTES);
-  b->expected = malloc (ARENA_BYTES);
-  b->input_copy = malloc (ARENA_BYTES);
+  return sima_ev74_quanttess_encode_relocatable (plan, d);
 }
 
-static void
-bench_close (Bench *b)
+static DiffJob
+quant_job (const SimaQuantTessPlan *plan)
 {
-  test_arena_free (&b->in);
-  test_arena_free (&b->out);
-  free (b->expected);
-  free (b->input_copy);
-  sima_ev74_device_unref (b->dev);
+  DiffJob job = { plan->input_bytes, plan->output_bytes,
+    plan->element_count * (uint64_t) plan->input_view.scalar_bytes,
+    plan->output_bytes, 0, quant_a65, quant_encode, plan };
+  return job;
 }
 
 /* A random admitted request that fits the arenas (at most 400 KiB each way,
@@ -258,55 +169,33 @@ random_plan (TestRng *rng, SimaQuantTessPlan *plan, SimaTensorSpec *in)
 static void
 differential (void)
 {
-  static const char *specs[8] = {
-    "emulator:workers=1", "emulator:workers=2", "emulator:workers=3",
-    "emulator:workers=4", "emulator:workers=1,dma=deferred",
-    "emulator:workers=2,dma=deferred", "emulator:workers=3,dma=deferred",
-    "emulator:workers=4,dma=deferred",
-  };
-  Bench benches[8];
-  Tally t;
+  DiffBench benches[8];
+  DiffTally t;
   TestRng rng = { 0xe774 };
   int i, k;
 
   memset (&t, 0, sizeof t);
   for (k = 0; k < 8; k++)
-    bench_open (&benches[k], specs[k]);
+    diff_bench_open (&benches[k], diff_specs[k]);
   for (i = 0; i < 10000; i++) {
     SimaQuantTessPlan plan;
     SimaTensorSpec in;
-    Bench *b = &benches[i % 8];
+    DiffBench *b = &benches[i % 8];
+    DiffJob job;
     size_t in_off, out_off;
 
     while (!random_plan (&rng, &plan, &in)) {
     }
-    /* random placements: scalar-aligned input, 16-aligned output */
-    in_off = (size_t) test_rng_below (&rng, (ARENA_BYTES - plan.input_bytes)
-        / 4096) * 4096 + (size_t) test_rng_below (&rng, 64)
-        * (size_t) plan.input_view.scalar_bytes;
-    out_off = GUARD + (size_t) test_rng_below (&rng, (ARENA_BYTES
-            - plan.output_bytes - 2 * GUARD) / 16) * 16;
+    job = quant_job (&plan);
+    diff_offsets (&rng, &job, plan.input_view.scalar_bytes, 16, &in_off,
+        &out_off);
     gen_fill_values (&rng, in.dtype, plan.params.multiplier,
         b->in.host + in_off, (size_t) plan.input_bytes);
-    differential_case (b, &plan, in_off, out_off, &t);
+    diff_run (b, &job, in_off, out_off, &t);
   }
   for (k = 0; k < 8; k++)
-    bench_close (&benches[k]);
-  tap_ok (t.cases == 10000 && t.mismatches == 0 && t.failures == 0,
-      "differential A65 vs emulator (1-4 workers x immediate/deferred DMA): "
-      "%llu random geometries, %llu output bytes, %llu mismatched, %llu "
-      "failed", (unsigned long long) t.cases, (unsigned long long) t.bytes,
-      (unsigned long long) t.mismatches, (unsigned long long) t.failures);
-  tap_ok (t.guard_failures == 0 && t.input_changed == 0, "guard bytes around "
-      "every output intact, every input unchanged (%llu, %llu failures)",
-      (unsigned long long) t.guard_failures,
-      (unsigned long long) t.input_changed);
-  tap_ok (t.traffic_errors == 0, "every job read exactly its logical input "
-      "bytes and wrote exactly its physical output bytes (%llu exceptions)",
-      (unsigned long long) t.traffic_errors);
-  tap_ok (t.ownership_errors == 0, "workers wrote disjoint, 16-byte aligned "
-      "output ranges covering the output once (%llu exceptions)",
-      (unsigned long long) t.ownership_errors);
+    diff_bench_close (&benches[k]);
+  diff_report ("QuantTess", &t, 10000);
 }
 
 /* ---- faults ---------------------------------------------------------------- */

@@ -3,13 +3,18 @@
  * fuzz_native_entry.c - libFuzzer target for the EV74 firmware's entry,
  * simafw_native_entry() (firmware/native_entry.c), run on the host HAL.
  *
- * The firmware receives untrusted descriptor bytes: it must never crash,
- * touch memory out of bounds or hang, and must reject a malformed
- * descriptor before its first DMA. The sanitizers catch the first three;
- * this file checks what the firmware promises beyond that (see check_run).
+ * The firmware receives untrusted descriptor bytes for three routes:
+ * QuantTess (49) and CastTess (51), which share the 232-byte pack layout
+ * (pack_wire.h), and DetessDequant (50, detessdequant_wire.h: 176 bytes plus
+ * trailers chosen by its flags). It must never crash, touch memory out of
+ * bounds or hang, and must reject a malformed descriptor before its first
+ * DMA. The sanitizers catch the first three; this file checks what the
+ * firmware promises beyond that (check_run, check_transfer, check_job),
+ * with per-route expectations taken from the core's admission (Model).
  *
  * Input format: a 6-byte prefix that sets up the "device", then the
- * descriptor bytes (any length, handed to the entry as they are).
+ * descriptor bytes (handed to the entry as they are, unless the patch bits
+ * ask for repairs).
  *
  *   byte 0  bits 0-1  number of mapped bus regions, 0-3
  *           bit  2    DMA model: 0 immediate, 1 deferred
@@ -19,15 +24,18 @@
  *           bits 4-5  worker count - 1 (1-4 workers)
  *           bits 6-7  local memory per worker: 64 KiB (emulator default),
  *                     48 KiB (exactly two 18+6 KiB slot pairs), 48 KiB - 1
- *                     and 16 KiB (both too small)
+ *                     and 16 KiB (both too small for the pack worker)
  *   byte 1  bits 0-1  worker id, modulo the count
  *           bit  2    run every worker id in turn (the whole job) instead
- *           bit  3    with byte 0 bit 3: also write the spans and element
- *                     count that the core's admission derives from the
- *                     descriptor's fields (what the host encoder writes),
- *                     and raise short bound lengths to the spans, so a
- *                     mutated shape or tiling is not stopped by the span
- *                     cross-check and reaches the workers
+ *           bit  3    with byte 0 bit 3: first repair the descriptor the way
+ *                     the host encoder would write it for its route
+ *                     (fix_descriptor): the length its route and flags call
+ *                     for (bytes cut or zero-filled), DetessDequant's
+ *                     EXACT_TABLE flag from its scale and the table from
+ *                     the exact stages, the spans and element count the
+ *                     core's admission derives, and short bound lengths
+ *                     raised to the spans; so a mutated shape, tiling,
+ *                     scale or flag reaches the workers
  *           bits 4-7  0-7: no fault; 8-15: the HAL fails the DMA command
  *                     number {0, 1, 2, 3, 4, 7, 16, 64}
  *   byte 2+i          region i (i < 3): low nibble picks its bus address
@@ -45,11 +53,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <simaai/kernels/ev74/quanttess_wire.h>
+#include <simaai/kernels/ev74/detessdequant_wire.h>
+#include <simaai/kernels/ev74/pack_wire.h>
+#include <simaai/kernels/ops/casttess.h>
+#include <simaai/kernels/ops/detessdequant.h>
 #include <simaai/kernels/ops/quanttess.h>
 
 #include "hal/host/host_hal.h"
 #include "native_entry.h"
+#include "numerics/bf16_convert.h"
+#include "numerics/dequant_exact.h"
+#include "numerics/quant_exact.h"
+#include "pack_fw.h"
 
 /* Under AddressSanitizer the unused head of a region's buffer is poisoned
  * (see region_buffer); elsewhere these do nothing. */
@@ -67,6 +82,16 @@
 #define ASAN_UNPOISON_MEMORY_REGION(p, n) ((void) (p), (void) (n))
 #endif
 
+/* The checking code (walks over every element and span byte) is kept out
+ * of libFuzzer's coverage: it would cost most of the time of an input in
+ * comparison tracing and feed the fuzzer features of the oracle instead of
+ * the firmware. */
+#if defined(__clang__) && __clang_major__ >= 13
+#define FUZZ_NO_COVERAGE __attribute__ ((no_sanitize ("coverage"), noinline))
+#else
+#define FUZZ_NO_COVERAGE
+#endif
+
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
 enum {
@@ -76,15 +101,15 @@ enum {
 };
 
 static const uint32_t local_sizes[4] = { 65536, 49152, 49151, 16384 };
-#define QT(field) SIMA_EV74_QT_OFF (field)
+#define PK(field) SIMA_EV74_PACK_OFF (field)
+#define DD(field) SIMA_EV74_DD_OFF (field)
 
 static const int64_t fail_at[8] = { 0, 1, 2, 3, 4, 7, 16, 64 };
 
-/* What the descriptor claims, read the way the firmware reads it (0 for a
+/* What the header claims, read the way the firmware reads it (0 for a
  * descriptor too short to hold the header). */
 typedef struct {
-  uint64_t in_bus, out_bus, in_span, out_span, element_count;
-  unsigned scalar;
+  uint64_t in_bus, out_bus, in_span, out_span;
 } Claims;
 
 static Claims
@@ -98,73 +123,391 @@ read_claims (const uint8_t *d, size_t len)
     c.in_span = sima_ev74_get_u64 (d, SIMA_EV74_OFF_INPUT_SPAN);
     c.out_span = sima_ev74_get_u64 (d, SIMA_EV74_OFF_OUTPUT_SPAN);
   }
-  if (len >= QT (element_count) + 8) {    /* as a QuantTess descriptor */
-    c.scalar = d[QT (input_dtype)] == SIMA_DTYPE_FLOAT32 ? 4 : 2;
-    c.element_count = sima_ev74_get_u64 (d, QT (element_count));
-  }
   return c;
 }
 
-/* See byte 1 bit 3. Reads the QuantTess fields as the firmware does
- * (firmware/quanttess_desc.c); fields it would reject are left alone. */
-static void
-patch_spans (uint8_t *d, size_t len)
-{
-  SimaTensorSpec in, out;
-  SimaQuantTessRequest req;
-  SimaQuantTessPlan plan;
-  SimaStatus st;
-  uint32_t bits;
-  int i;
+/* ---- the job as the core's admission sees it ---------------------------- */
 
-  if (len != SIMA_EV74_QUANTTESS_BYTES
-      || d[QT (input_dtype)] > SIMA_DTYPE_BFLOAT16
-      || d[QT (rank)] < 1 || d[QT (rank)] > SIMA_MAX_RANK
-      || d[QT (input_layout)] > SIMA_LAYOUT_STRIDED)
+/* The descriptor's fields put through the core's admission for its route,
+ * independently of the firmware's decoders: what an accepted descriptor
+ * must be, and what its job must read and write. Strict, it also applies
+ * the byte rules of the specification (fields_canonical, the DetessDequant
+ * encoding rules), so "the firmware accepted it" implies "admitted" here;
+ * the repair step (fix_descriptor) uses the admission alone. */
+typedef struct {
+  int admitted;
+  uint16_t route;
+  unsigned flags;               /* DetessDequant's */
+  uint64_t element_count, input_bytes, output_bytes;
+  uint64_t claimed_count;       /* the descriptor's element count field */
+  /* pack: the dense input and the tiled output; DetessDequant: the tiled
+   * input (channel-blocked as its tiled equivalent) and the dense output */
+  SimaStridedView view;
+  SimaTiledGeometry geometry;
+  SimaDType in_dtype, out_dtype;
+  SimaQuantTessParams quant;
+  SimaDetessDequantParams dequant;
+  unsigned in_scalar;           /* bytes read per element */
+  unsigned out_scalar;          /* bytes written per element */
+  unsigned max_reads;           /* times one input byte may be read */
+  int single_owner;             /* a strided DetessDequant output */
+} Model;
+
+static uint64_t
+gcd64 (uint64_t a, uint64_t b)
+{
+  while (b != 0) {
+    uint64_t r = a % b;
+    a = b;
+    b = r;
+  }
+  return a;
+}
+
+/* CastTess tasks hold whole BF16 pixels unless a pixel's planes are too
+ * large for that (firmware/pack_worker.c, class_chunk); only then may a
+ * pixel be split between two tasks that both read its values. */
+static int
+pack_may_split_pixels (const Model *m)
+{
+  const SimaTiledGeometry *g = &m->geometry;
+  uint64_t max = (SIMAFW_PACK_IN_SLOT / m->in_scalar < SIMAFW_PACK_OUT_SLOT
+      ? SIMAFW_PACK_IN_SLOT / m->in_scalar : SIMAFW_PACK_OUT_SLOT)
+      & ~(uint64_t) 15;
+  int k;
+
+  if (g->element_bytes == 1)
+    return 0;
+  for (k = 0; k < SIMA_TILE_CLASS_COUNT; k++) {
+    uint64_t px = 2 * (uint64_t) g->classes[k].stored_channels;
+    if (g->classes[k].count > 0 && px > 0 && px / gcd64 (px, 16) * 16 > max
+        && g->classes[k].span_bytes > max)
+      return 1;
+  }
+  return 0;
+}
+
+static void
+model_pack (const uint8_t *d, size_t len, Model *m)
+{
+  unsigned dtype, rank, layout, i;
+  SimaTensorSpec in, out;
+  SimaStatus st;
+
+  if (len != SIMA_EV74_PACK_BYTES)
+    return;
+  dtype = d[PK (input_dtype)];
+  rank = d[PK (rank)];
+  layout = d[PK (input_layout)];
+  m->claimed_count = sima_ev74_get_u64 (d, PK (element_count));
+  if (dtype > SIMA_DTYPE_BFLOAT16 || rank < 1 || rank > SIMA_MAX_RANK
+      || layout > SIMA_LAYOUT_STRIDED)
     return;
   memset (&in, 0, sizeof in);
-  in.rank = d[QT (rank)];
-  in.dtype = (SimaDType) d[QT (input_dtype)];
-  in.layout = (SimaLayout) d[QT (input_layout)];
-  for (i = 0; i < in.rank; i++) {
-    size_t at = 8 * (size_t) i;
-    in.shape[i] = sima_ev74_get_i64 (d, QT (shape) + at);
-    in.strides_bytes[i] = sima_ev74_get_i64 (d, QT (input_strides) + at);
+  in.rank = (int) rank;
+  in.dtype = (SimaDType) dtype;
+  in.layout = (SimaLayout) layout;
+  for (i = 0; i < rank; i++) {
+    in.shape[i] = sima_ev74_get_i64 (d, PK (shape) + 8 * (size_t) i);
+    if (layout == SIMA_LAYOUT_STRIDED)
+      in.strides_bytes[i] =
+          sima_ev74_get_i64 (d, PK (input_strides) + 8 * (size_t) i);
   }
   out = in;
-  out.dtype = SIMA_DTYPE_INT8;
+  out.dtype = m->route == SIMA_EV74_ROUTE_QUANTTESS ? SIMA_DTYPE_INT8
+      : SIMA_DTYPE_BFLOAT16;
   out.layout = SIMA_LAYOUT_MLA_TILED;
   memset (out.strides_bytes, 0, sizeof out.strides_bytes);
   for (i = 0; i < 4; i++) {
-    out.tiled.axes[i] = (int8_t) d[QT (axes) + (size_t) i];
+    out.tiled.axes[i] = (int8_t) d[PK (axes) + i];
     out.tiled.tile_shape[i] =
-        sima_ev74_get_i64 (d, QT (tile_shape) + 8 * (size_t) i);
+        sima_ev74_get_i64 (d, PK (tile_shape) + 8 * (size_t) i);
   }
-  out.tiled.channels = (SimaChannels) d[QT (channels)];
+  out.tiled.channels = (SimaChannels) d[PK (channels)];
+
+  if (m->route == SIMA_EV74_ROUTE_QUANTTESS) {
+    SimaQuantTessRequest req;
+    SimaQuantTessPlan plan;
+    uint32_t bits = sima_ev74_get_u32 (d, PK (multiplier_bits));
+    memset (&req, 0, sizeof req);
+    req.inputs = &in;
+    req.n_inputs = 1;
+    req.outputs = &out;
+    req.n_outputs = 1;
+    memcpy (&req.params.multiplier, &bits, sizeof bits);
+    req.params.zero_point = sima_ev74_get_i32 (d, PK (zero_point));
+    req.params.rounding = (SimaRounding) d[PK (rounding)];
+    st = sima_quanttess_check_inference (&req, &plan);
+    if (!sima_status_is_ok (&st))
+      return;
+    m->view = plan.input_view;
+    m->geometry = plan.output_geometry;
+    m->quant = plan.params;
+    m->element_count = plan.element_count;
+    m->input_bytes = plan.input_bytes;
+    m->output_bytes = plan.output_bytes;
+  } else {
+    SimaCastTessRequest req = { &in, 1, &out, 1 };
+    SimaCastTessPlan plan;
+    st = sima_casttess_check_inference (&req, &plan);
+    if (!sima_status_is_ok (&st))
+      return;
+    m->view = plan.input_view;
+    m->geometry = plan.output_geometry;
+    m->element_count = plan.element_count;
+    m->input_bytes = plan.input_bytes;
+    m->output_bytes = plan.output_bytes;
+  }
+  m->in_dtype = in.dtype;
+  m->out_dtype = out.dtype;
+  m->in_scalar = (unsigned) m->view.scalar_bytes;
+  m->out_scalar = (unsigned) m->geometry.element_bytes;
+  m->max_reads = pack_may_split_pixels (m) ? 2 : 1;
+  m->admitted = 1;
+}
+
+static uint32_t
+dequant_entry (int fp32, int i, uint32_t scale_bits, int32_t zp)
+{
+  int8_t q = (int8_t) (uint8_t) i;
+  return fp32 ? sima_dequant_f32_bits (q, scale_bits, zp)
+      : sima_dequant_bf16_bits (q, scale_bits, zp);
+}
+
+/* strict: also the encoding rules behind the admission (a STRIDED output
+ * that is not row-major; the exact table present exactly for a subnormal
+ * scale, entry by entry right). The repair step needs only the admission. */
+static void
+model_detessdequant (const uint8_t *d, size_t len, int strict, Model *m)
+{
+  SimaDetessDequantRequest req;
+  SimaDetessDequantPlan plan;
+  SimaTensorSpec in, out;
+  unsigned flags, dtype, rank, scalar, i;
+  uint32_t scale_bits;
+  SimaStatus st;
+
+  if (len < SIMA_EV74_DETESSDEQUANT_BASE_BYTES)
+    return;
+  flags = sima_ev74_get_u16 (d, DD (flags));
+  dtype = d[DD (output_dtype)];
+  rank = d[DD (rank)];
+  m->claimed_count = sima_ev74_get_u64 (d, DD (element_count));
+  if ((flags & ~(unsigned) SIMA_EV74_DD_FLAGS_KNOWN)
+      || (dtype != SIMA_DTYPE_FLOAT32 && dtype != SIMA_DTYPE_BFLOAT16)
+      || rank < 1 || rank > SIMA_MAX_RANK)
+    return;
+  scalar = dtype == SIMA_DTYPE_FLOAT32 ? 4 : 2;
+  if (len != sima_ev74_detessdequant_length (flags, scalar))
+    return;
+  memset (&in, 0, sizeof in);
+  in.rank = (int) rank;
+  in.dtype = SIMA_DTYPE_INT8;
+  for (i = 0; i < rank; i++)
+    in.shape[i] = sima_ev74_get_i64 (d, DD (shape) + 8 * (size_t) i);
+  out = in;
+  out.dtype = (SimaDType) dtype;
+  out.layout = SIMA_LAYOUT_CONTIGUOUS;
+  if (flags & SIMA_EV74_DD_FLAG_STRIDED) {
+    out.layout = SIMA_LAYOUT_STRIDED;
+    for (i = 0; i < rank; i++)
+      out.strides_bytes[i] = sima_ev74_get_i64 (d,
+          SIMA_EV74_DETESSDEQUANT_BASE_BYTES + 8 * (size_t) i);
+  }
+  if (flags & SIMA_EV74_DD_FLAG_CBLOCKED) {
+    in.layout = SIMA_LAYOUT_MLA_CBLOCKED;
+  } else {
+    in.layout = SIMA_LAYOUT_MLA_TILED;
+    in.tiled.channels = (SimaChannels) d[DD (channels)];
+    for (i = 0; i < 4; i++) {
+      in.tiled.axes[i] = (int8_t) d[DD (axes) + i];
+      in.tiled.tile_shape[i] =
+          sima_ev74_get_i64 (d, DD (tile_shape) + 8 * (size_t) i);
+    }
+  }
   memset (&req, 0, sizeof req);
   req.inputs = &in;
   req.n_inputs = 1;
   req.outputs = &out;
   req.n_outputs = 1;
-  bits = sima_ev74_get_u32 (d, QT (multiplier_bits));
-  memcpy (&req.params.multiplier, &bits, sizeof bits);
-  req.params.zero_point = sima_ev74_get_i32 (d, QT (zero_point));
-  req.params.rounding = (SimaRounding) d[QT (rounding)];
-  st = sima_quanttess_check_inference (&req, &plan);
+  scale_bits = sima_ev74_get_u32 (d, DD (scale_bits));
+  memcpy (&req.params.scale, &scale_bits, sizeof scale_bits);
+  req.params.zero_point = sima_ev74_get_i32 (d, DD (zero_point));
+  st = sima_detessdequant_check_inference (&req, &plan);
   if (!sima_status_is_ok (&st))
     return;
-  sima_ev74_put_u64 (d, SIMA_EV74_OFF_INPUT_SPAN, plan.input_bytes);
-  sima_ev74_put_u64 (d, SIMA_EV74_OFF_OUTPUT_SPAN, plan.output_bytes);
-  sima_ev74_put_u64 (d, QT (element_count), plan.element_count);
-  if (sima_ev74_get_u32 (d, SIMA_EV74_OFF_INPUT_LENGTH) < plan.input_bytes
-      && plan.input_bytes <= UINT32_MAX)
-    sima_ev74_put_u32 (d, SIMA_EV74_OFF_INPUT_LENGTH,
-        (uint32_t) plan.input_bytes);
-  if (sima_ev74_get_u32 (d, SIMA_EV74_OFF_OUTPUT_LENGTH) < plan.output_bytes
-      && plan.output_bytes <= UINT32_MAX)
-    sima_ev74_put_u32 (d, SIMA_EV74_OFF_OUTPUT_LENGTH,
-        (uint32_t) plan.output_bytes);
+  if (strict) {
+    int subnormal = (scale_bits & 0x7f800000u) == 0;
+    if ((flags & SIMA_EV74_DD_FLAG_STRIDED)
+        && sima_strided_view_is_row_major (&plan.output_view))
+      return;
+    if (subnormal != ((flags & SIMA_EV74_DD_FLAG_EXACT_TABLE) != 0))
+      return;
+    if (flags & SIMA_EV74_DD_FLAG_EXACT_TABLE) {
+      uint32_t at = sima_ev74_detessdequant_table_offset (flags);
+      int k;
+      for (k = 0; k < 256; k++) {
+        uint32_t want = dequant_entry (scalar == 4, k, scale_bits,
+            req.params.zero_point);
+        if (want != (scalar == 4 ? sima_ev74_get_u32 (d, at + 4 * (size_t) k)
+                : sima_ev74_get_u16 (d, at + 2 * (size_t) k)))
+          return;
+      }
+    }
+  }
+  m->flags = flags;
+  m->view = plan.output_view;
+  m->geometry = plan.input_geometry;
+  m->dequant = plan.params;
+  m->element_count = plan.element_count;
+  m->input_bytes = plan.input_bytes;
+  m->output_bytes = plan.output_bytes;
+  m->in_dtype = SIMA_DTYPE_INT8;
+  m->out_dtype = (SimaDType) dtype;
+  m->in_scalar = 1;
+  m->out_scalar = scalar;
+  m->max_reads = 1;
+  m->single_owner = (flags & SIMA_EV74_DD_FLAG_STRIDED) != 0;
+  m->admitted = 1;
 }
+
+/* The byte rules of docs/ev74-descriptors.md that the admission does not
+ * see: version 1, reserved bytes and slots beyond the rank zero, no pack
+ * flags, no strides for a contiguous input, no CastTess parameters, no
+ * tiling fields for a channel-blocked input. For an admitted model only. */
+static int
+fields_canonical (const uint8_t *d, const Model *m)
+{
+  size_t rank = (size_t) m->view.rank, i;
+
+  if (sima_ev74_get_u16 (d, SIMA_EV74_OFF_VERSION) != 1)
+    return 0;
+  if (m->route == SIMA_EV74_ROUTE_DETESSDEQUANT) {
+    int strided = (m->flags & SIMA_EV74_DD_FLAG_STRIDED) != 0;
+    if (!sima_ev74_all_zero (d, DD (reserved0), 5)
+        || !sima_ev74_all_zero (d, DD (reserved1), 4)
+        || !sima_ev74_all_zero (d, DD (reserved2), 8)
+        || !sima_ev74_all_zero (d, DD (shape) + 8 * rank, 8 * (6 - rank))
+        || (strided && !sima_ev74_all_zero (d,
+                SIMA_EV74_DETESSDEQUANT_BASE_BYTES + 8 * rank,
+                8 * (6 - rank))))
+      return 0;
+    return !(m->flags & SIMA_EV74_DD_FLAG_CBLOCKED)
+        || (d[DD (channels)] == 0 && sima_ev74_all_zero (d, DD (axes), 4)
+            && sima_ev74_all_zero (d, DD (tile_shape), 32));
+  }
+  if (sima_ev74_get_u16 (d, SIMA_EV74_OFF_FLAGS) != 0
+      || !sima_ev74_all_zero (d, PK (reserved0), 3)
+      || !sima_ev74_all_zero (d, PK (reserved1), 4)
+      || !sima_ev74_all_zero (d, PK (reserved2), 16)
+      || !sima_ev74_all_zero (d, PK (shape) + 8 * rank, 8 * (6 - rank)))
+    return 0;
+  for (i = 0; i < 6; i++)
+    if ((i >= rank || d[PK (input_layout)] == SIMA_LAYOUT_CONTIGUOUS)
+        && sima_ev74_get_i64 (d, PK (input_strides) + 8 * i) != 0)
+      return 0;
+  return m->route != SIMA_EV74_ROUTE_CASTTESS
+      || (d[PK (rounding)] == 0 && sima_ev74_get_u32 (d, PK (zero_point)) == 0
+          && sima_ev74_get_u32 (d, PK (multiplier_bits)) == 0);
+}
+
+static void
+model_build (const uint8_t *d, size_t len, int strict, Model *m)
+{
+  memset (m, 0, sizeof *m);
+  if (len < SIMA_EV74_HEADER_BYTES)
+    return;
+  m->route = sima_ev74_get_u16 (d, SIMA_EV74_OFF_ROUTE);
+  if (m->route == SIMA_EV74_ROUTE_QUANTTESS
+      || m->route == SIMA_EV74_ROUTE_CASTTESS)
+    model_pack (d, len, m);
+  else if (m->route == SIMA_EV74_ROUTE_DETESSDEQUANT)
+    model_detessdequant (d, len, strict, m);
+  if (m->admitted && strict && !fields_canonical (d, m))
+    m->admitted = 0;
+}
+
+/* See byte 1 bit 3: the repairs a host encoder would have made. Returns the
+ * (possibly reallocated, always exact-size) descriptor. */
+static uint8_t *
+fix_descriptor (uint8_t *d, size_t *lenp)
+{
+  size_t len = *lenp, want;
+  unsigned flags = 0, scalar = 0;
+  uint32_t scale_bits = 0;
+  uint16_t route;
+  Model m;
+
+  if (len < SIMA_EV74_HEADER_BYTES)
+    return d;
+  route = sima_ev74_get_u16 (d, SIMA_EV74_OFF_ROUTE);
+  if (route == SIMA_EV74_ROUTE_QUANTTESS || route == SIMA_EV74_ROUTE_CASTTESS) {
+    want = SIMA_EV74_PACK_BYTES;
+  } else if (route == SIMA_EV74_ROUTE_DETESSDEQUANT) {
+    uint8_t base[SIMA_EV74_DETESSDEQUANT_BASE_BYTES];
+    memset (base, 0, sizeof base);
+    memcpy (base, d, len < sizeof base ? len : sizeof base);
+    flags = sima_ev74_get_u16 (base, DD (flags));
+    if (flags & ~(unsigned) SIMA_EV74_DD_FLAGS_KNOWN)
+      return d;
+    if (base[DD (output_dtype)] == SIMA_DTYPE_FLOAT32)
+      scalar = 4;
+    else if (base[DD (output_dtype)] == SIMA_DTYPE_BFLOAT16)
+      scalar = 2;
+    else
+      return d;
+    scale_bits = sima_ev74_get_u32 (base, DD (scale_bits));
+    flags &= ~(unsigned) SIMA_EV74_DD_FLAG_EXACT_TABLE;
+    if ((scale_bits & 0x7f800000u) == 0)
+      flags |= SIMA_EV74_DD_FLAG_EXACT_TABLE;
+    want = sima_ev74_detessdequant_length (flags, scalar);
+  } else {
+    return d;
+  }
+  if (want != len) {
+    uint8_t *p = malloc (want);
+    if (p == NULL)
+      return d;
+    memset (p, 0, want);
+    memcpy (p, d, len < want ? len : want);
+    free (d);
+    d = p;
+    *lenp = len = want;
+  }
+  if (route == SIMA_EV74_ROUTE_DETESSDEQUANT)
+    sima_ev74_put_u16 (d, DD (flags), (uint16_t) flags);
+  model_build (d, len, 0, &m);
+  if (!m.admitted)
+    return d;
+  sima_ev74_put_u64 (d, SIMA_EV74_OFF_INPUT_SPAN, m.input_bytes);
+  sima_ev74_put_u64 (d, SIMA_EV74_OFF_OUTPUT_SPAN, m.output_bytes);
+  sima_ev74_put_u64 (d, route == SIMA_EV74_ROUTE_DETESSDEQUANT
+      ? DD (element_count) : PK (element_count), m.element_count);
+  if (sima_ev74_get_u32 (d, SIMA_EV74_OFF_INPUT_LENGTH) < m.input_bytes
+      && m.input_bytes <= UINT32_MAX)
+    sima_ev74_put_u32 (d, SIMA_EV74_OFF_INPUT_LENGTH,
+        (uint32_t) m.input_bytes);
+  if (sima_ev74_get_u32 (d, SIMA_EV74_OFF_OUTPUT_LENGTH) < m.output_bytes
+      && m.output_bytes <= UINT32_MAX)
+    sima_ev74_put_u32 (d, SIMA_EV74_OFF_OUTPUT_LENGTH,
+        (uint32_t) m.output_bytes);
+  if (route == SIMA_EV74_ROUTE_DETESSDEQUANT
+      && (flags & SIMA_EV74_DD_FLAG_EXACT_TABLE)) {
+    uint32_t at = sima_ev74_detessdequant_table_offset (flags);
+    int k;
+    for (k = 0; k < 256; k++) {
+      uint32_t v = dequant_entry (scalar == 4, k, scale_bits,
+          m.dequant.zero_point);
+      if (scalar == 4)
+        sima_ev74_put_u32 (d, at + 4 * (size_t) k, v);
+      else
+        sima_ev74_put_u16 (d, at + 2 * (size_t) k, (uint16_t) v);
+    }
+  }
+  return d;
+}
+
+/* ---- regions -------------------------------------------------------------- */
 
 /* Bus address choices: the descriptor's bindings (exact, shifted), plain
  * addresses in DRAM around 0x80000000, and the top of the 4 GiB aperture. */
@@ -230,19 +573,26 @@ fill (uint8_t *p, uint64_t n, uint32_t seed)
     memcpy (p + i, pattern, n - i < sizeof pattern ? n - i : sizeof pattern);
 }
 
-/* Host memory behind region i: the last `length` bytes of a 1 MiB buffer
- * kept for the whole run (a fresh malloc of up to 1 MiB per input costs an
- * mmap and munmap under ASan, most of the time of an input). The region
- * ends at the end of the allocation, so ASan reports any access past it;
- * the unused head is poisoned, so any access before it too. */
+/* A 1 MiB buffer kept for the whole run (a fresh malloc of up to 1 MiB per
+ * input costs an mmap and munmap under ASan, most of an input's time). */
+static uint8_t *
+pool_buffer (uint8_t **slot)
+{
+  if (*slot == NULL && (*slot = malloc (MAX_REGION_BYTES)) == NULL)
+    abort ();
+  return *slot;
+}
+
+/* Host memory behind region i: the last `length` bytes of its pool buffer.
+ * The region ends at the end of the allocation, so ASan reports any access
+ * past it; the unused head is poisoned, so any access before it too. */
 static uint8_t *
 region_buffer (size_t i, uint64_t length)
 {
   static uint8_t *pool[MAX_REGIONS];
-  if (pool[i] == NULL && (pool[i] = malloc (MAX_REGION_BYTES)) == NULL)
-    abort ();
-  ASAN_POISON_MEMORY_REGION (pool[i], MAX_REGION_BYTES - length);
-  return pool[i] + (MAX_REGION_BYTES - length);
+  uint8_t *p = pool_buffer (&pool[i]);
+  ASAN_POISON_MEMORY_REGION (p, MAX_REGION_BYTES - length);
+  return p + (MAX_REGION_BYTES - length);
 }
 
 static void
@@ -252,19 +602,37 @@ region_release (const SimaHostRegion *r)
       MAX_REGION_BYTES - r->length);
 }
 
-/* [bus, bus + span) lies inside one mapped region (an empty span always). */
-static int
+/* Host bytes of [bus, bus + span) when it lies inside one mapped region (an
+ * empty span always; then the pointer is not used), else NULL. */
+static uint8_t *
 mapped (const SimaHostRegion *r, size_t n, uint64_t bus, uint64_t span)
 {
+  static uint8_t empty;
   size_t i;
   if (span == 0)
-    return 1;
+    return &empty;
   for (i = 0; i < n; i++)
     if (bus >= r[i].bus && span <= r[i].length
         && bus - r[i].bus <= r[i].length - span)
-      return 1;
-  return 0;
+      return r[i].host + (bus - r[i].bus);
+  return NULL;
 }
+
+/* No two regions share a bus byte: every bus range then has one host copy. */
+static int
+regions_disjoint (const SimaHostRegion *r, size_t n)
+{
+  size_t i, j;
+  for (i = 0; i < n; i++)
+    for (j = i + 1; j < n; j++)
+      if (r[i].length > 0 && r[j].length > 0
+          && r[i].bus < (uint64_t) r[j].bus + r[j].length
+          && r[j].bus < (uint64_t) r[i].bus + r[i].length)
+        return 0;
+  return 1;
+}
+
+/* ---- reporting ------------------------------------------------------------ */
 
 /* FUZZ_VERBOSE=1 prints each worker's status (to study a reproducer). */
 static int
@@ -292,11 +660,321 @@ violation (const char *what, const SimaStatus *st, const SimaHostHal *h)
   abort ();
 }
 
+static void
+job_violation (const char *what, const Model *m, uint64_t offset,
+    unsigned long long got, unsigned long long want)
+{
+  fprintf (stderr, "fuzz-native-entry: PROPERTY VIOLATED: %s\n"
+      "  route %u, %llu elements, spans %llu/%llu; at byte %llu of the span: "
+      "%llu, expected %llu\n", what, (unsigned) m->route,
+      (unsigned long long) m->element_count,
+      (unsigned long long) m->input_bytes,
+      (unsigned long long) m->output_bytes, (unsigned long long) offset,
+      got, want);
+  abort ();
+}
+
+/* ---- watching every transfer ---------------------------------------------- */
+
+/* Per input: which span bytes each transfer touched. The counts (and the
+ * 16-byte block owners of the output) exist when the job was admitted and
+ * both spans fit the buffers; the span checks always run. */
+typedef struct {
+  const Claims *c;
+  uint8_t *in_count, *out_count;    /* per span byte, saturating at 255 */
+  uint8_t *block_owner;             /* per 16-byte bus block: worker + 1 */
+} Track;
+
+/* The host HAL with its ops wrapped: every transfer the firmware asks for is
+ * checked against the spans before the host HAL sees it, and counted when
+ * the host HAL issued it. */
+typedef struct {
+  SimaHostHal host;                 /* first: hal points at both */
+  const SimaFwHalOps *inner;
+  Track *track;
+} FuzzHal;
+
+static FUZZ_NO_COVERAGE void
+check_transfer (FuzzHal *f, int write, uint32_t bus, uint32_t pitch,
+    uint32_t row_bytes, uint32_t rows)
+{
+  const Claims *c = f->track->c;
+  uint64_t base = write ? c->out_bus : c->in_bus;
+  uint64_t span = write ? c->out_span : c->in_span;
+  uint32_t r;
+
+  for (r = 0; r < rows && row_bytes > 0; r++) {
+    uint64_t a = (uint64_t) bus + (uint64_t) r * pitch;
+    if (a < base || a - base > span || row_bytes > span - (a - base)) {
+      fprintf (stderr, "fuzz-native-entry: PROPERTY VIOLATED: a %s left the "
+          "%s span [%#llx, +%llu): row %lu of %lu at %#llx, %lu bytes "
+          "(worker %u of %u)\n", write ? "write" : "read",
+          write ? "output" : "input", (unsigned long long) base,
+          (unsigned long long) span, (unsigned long) r, (unsigned long) rows,
+          (unsigned long long) a, (unsigned long) row_bytes,
+          (unsigned) f->host.hal.worker_id,
+          (unsigned) f->host.hal.worker_count);
+      abort ();
+    }
+  }
+}
+
+static FUZZ_NO_COVERAGE void
+count_transfer (FuzzHal *f, int write, uint32_t bus, uint32_t pitch,
+    uint32_t row_bytes, uint32_t rows)
+{
+  const Track *t = f->track;
+  uint8_t *count = write ? t->out_count : t->in_count;
+  uint64_t base = write ? t->c->out_bus : t->c->in_bus, i;
+  uint8_t me = (uint8_t) (f->host.hal.worker_id + 1);
+  uint32_t r;
+
+  if (count == NULL)
+    return;
+  for (r = 0; r < rows; r++) {
+    uint64_t a = (uint64_t) bus + (uint64_t) r * pitch - base;
+    for (i = a; i < a + row_bytes; i++)
+      count[i] += count[i] < 255;
+    if (!write)
+      continue;
+    /* no two workers write into the same 16-byte aligned bus block */
+    for (i = (base + a) / 16; i <= (base + a + row_bytes - 1) / 16; i++) {
+      uint8_t *owner = &t->block_owner[i - base / 16];
+      if (*owner != 0 && *owner != me) {
+        fprintf (stderr, "fuzz-native-entry: PROPERTY VIOLATED: workers %u "
+            "and %u both wrote into the 16-byte block at %#llx\n",
+            (unsigned) *owner - 1, (unsigned) me - 1,
+            (unsigned long long) (i * 16));
+        abort ();
+      }
+      *owner = me;
+    }
+  }
+}
+
+static int
+fz_read_2d (SimaFwHal *hal, unsigned tag, uint8_t *local, uint32_t local_pitch,
+    uint32_t bus, uint32_t bus_pitch, uint32_t row_bytes, uint32_t rows)
+{
+  FuzzHal *f = (FuzzHal *) hal;
+  int err;
+  check_transfer (f, 0, bus, bus_pitch, row_bytes, rows);
+  err = f->inner->read_2d (hal, tag, local, local_pitch, bus, bus_pitch,
+      row_bytes, rows);
+  if (err == 0)
+    count_transfer (f, 0, bus, bus_pitch, row_bytes, rows);
+  return err;
+}
+
+static int
+fz_write_2d (SimaFwHal *hal, unsigned tag, uint32_t bus, uint32_t bus_pitch,
+    const uint8_t *local, uint32_t local_pitch, uint32_t row_bytes,
+    uint32_t rows)
+{
+  FuzzHal *f = (FuzzHal *) hal;
+  int err;
+  check_transfer (f, 1, bus, bus_pitch, row_bytes, rows);
+  err = f->inner->write_2d (hal, tag, bus, bus_pitch, local, local_pitch,
+      row_bytes, rows);
+  if (err == 0)
+    count_transfer (f, 1, bus, bus_pitch, row_bytes, rows);
+  return err;
+}
+
+static int
+fz_wait (SimaFwHal *hal, unsigned tag)
+{
+  return ((FuzzHal *) hal)->inner->wait (hal, tag);
+}
+
+static uint8_t *
+fz_scratch (SimaFwHal *hal, uint32_t bytes)
+{
+  return ((FuzzHal *) hal)->inner->scratch (hal, bytes);
+}
+
+static const SimaFwHalOps fuzz_ops = {
+  fz_read_2d, fz_write_2d, fz_wait, fz_scratch,
+};
+
+/* ---- what the job should have touched ------------------------------------ */
+
+static FUZZ_NO_COVERAGE uint64_t
+le_bits (const uint8_t *p, unsigned n)
+{
+  uint64_t v = 0;
+  while (n-- > 0)
+    v = v << 8 | p[n];
+  return v;
+}
+
+/* Every element of an admitted job, tile by tile (the geometry's tile
+ * cursor, walked together with the dense view): marks its input bytes in
+ * in_el and its output bytes in out_el, and when `in` (the input span's
+ * host bytes) is given, writes the expected output span into exp: each
+ * element's result, and for the pack routes the padding channels (the
+ * padding value) and alignment gaps (0) of every tile (docs/layout.md). */
+static FUZZ_NO_COVERAGE void
+map_elements (const Model *m, const uint8_t *in, uint8_t *in_el,
+    uint8_t *out_el, uint8_t *exp)
+{
+  const SimaTiledGeometry *g = &m->geometry;
+  const int pack = m->route != SIMA_EV74_ROUTE_DETESSDEQUANT;
+  const uint64_t planes = (uint64_t) g->element_bytes;
+  SimaQuantNumerics numerics;
+  SimaTiledWalk walk;
+  SimaTileCursor cur;
+  uint32_t table[256];
+  int64_t d, h, w, c;
+  int k;
+
+  if (in != NULL && pack)
+    memset (exp, m->route == SIMA_EV74_ROUTE_QUANTTESS
+        ? (uint8_t) m->quant.zero_point : 0, m->output_bytes);
+  if (m->element_count == 0)
+    return;
+  if (m->route == SIMA_EV74_ROUTE_QUANTTESS)
+    sima_quanttess_numerics (&m->quant, &numerics);
+  if (!pack) {
+    uint32_t scale_bits;
+    memcpy (&scale_bits, &m->dequant.scale, sizeof scale_bits);
+    for (k = 0; k < 256; k++)
+      table[k] = dequant_entry (m->out_scalar == 4, k, scale_bits,
+          m->dequant.zero_point);
+  }
+  sima_tiled_walk_init (g, &m->view, &walk);
+  sima_tile_cursor_init (&cur, g, &walk);
+  while (sima_tile_cursor_next (&cur)) {
+    const SimaTileClass *cls = cur.cls;
+    const int64_t *ext = cls->extent;
+    const uint64_t stored = (uint64_t) cls->stored_channels;
+    const int64_t *ds = walk.dim_stride;
+    if (in != NULL && pack)
+      memset (exp + cur.tile_offset + cls->payload_bytes, 0,
+          cls->span_bytes - cls->payload_bytes);
+    for (d = 0; d < ext[SIMA_MLA_D]; d++)
+      for (h = 0; h < ext[SIMA_MLA_H]; h++)
+        for (w = 0; w < ext[SIMA_MLA_W]; w++) {
+          uint64_t pixel = (uint64_t) ((d * ext[SIMA_MLA_H] + h)
+              * ext[SIMA_MLA_W] + w);
+          uint64_t tbase = cur.tile_offset + pixel * stored * planes;
+          int64_t vbase = cur.view_offset + d * ds[SIMA_MLA_D]
+              + h * ds[SIMA_MLA_H] + w * ds[SIMA_MLA_W];
+          for (c = 0; c < ext[SIMA_MLA_C]; c++) {
+            uint64_t dense = (uint64_t) (vbase + c * ds[SIMA_MLA_C]);
+            uint64_t tiled = tbase + (uint64_t) c;
+            uint64_t in_off = pack ? dense : tiled;
+            uint64_t out_off = pack ? tiled : dense;
+            uint64_t hi = planes == 2 ? stored : 0;  /* BF16 high plane */
+            if (in_off + m->in_scalar > m->input_bytes
+                || out_off + (pack ? hi + 1 : m->out_scalar)
+                > m->output_bytes)
+              job_violation ("an element of an admitted job lies outside "
+                  "its spans (the core's admission)", m, 0, in_off,
+                  out_off);
+            memset (in_el + in_off, 1, m->in_scalar);
+            if (pack) {
+              out_el[out_off] = 1;
+              out_el[out_off + hi] = 1;
+            } else {
+              memset (out_el + out_off, 1, m->out_scalar);
+            }
+            if (in == NULL)
+              continue;
+            if (m->route == SIMA_EV74_ROUTE_DETESSDEQUANT) {
+              for (k = 0; k < (int) m->out_scalar; k++)
+                exp[out_off + (uint64_t) k] =
+                    (uint8_t) (table[in[in_off]] >> (8 * k));
+            } else {
+              uint32_t x = (uint32_t) le_bits (in + in_off, m->in_scalar);
+              if (m->route == SIMA_EV74_ROUTE_QUANTTESS) {
+                SimaExactValue v = m->in_dtype == SIMA_DTYPE_FLOAT32
+                    ? sima_decode_f32 (x) : m->in_dtype == SIMA_DTYPE_FLOAT16
+                    ? sima_decode_f16 ((uint16_t) x)
+                    : sima_decode_bf16 ((uint16_t) x);
+                exp[out_off] = (uint8_t) sima_quant_exact (v, &numerics);
+              } else {
+                uint16_t bf = m->in_dtype == SIMA_DTYPE_FLOAT32
+                    ? sima_bf16_from_f32_bits (x)
+                    : m->in_dtype == SIMA_DTYPE_FLOAT16
+                    ? sima_bf16_from_f16_bits ((uint16_t) x) : (uint16_t) x;
+                exp[out_off] = (uint8_t) bf;
+                exp[out_off + hi] = (uint8_t) (bf >> 8);
+              }
+            }
+          }
+        }
+  }
+}
+
+static uint8_t *in_count_buf, *out_count_buf, *owner_buf, *in_el_buf,
+    *out_el_buf, *exp_buf;
+
+/* After the workers ran: the bytes they read and wrote against the job's
+ * elements. whole: every worker ran, all returned ok, no fault injected.
+ * in/out: the spans' host bytes, or NULL when the regions overlap (then a
+ * bus range has no single host copy and values are not compared). */
+static FUZZ_NO_COVERAGE void
+check_job (const Model *m, const Track *t, int whole, const uint8_t *in,
+    const uint8_t *out, uint64_t read, uint64_t written)
+{
+  const int pack = m->route != SIMA_EV74_ROUTE_DETESSDEQUANT;
+  const uint64_t want_read = m->element_count * m->in_scalar;
+  const uint64_t want_written = pack ? m->output_bytes
+      : m->element_count * m->out_scalar;
+  int values = whole && in != NULL && out != NULL;
+  uint64_t i;
+
+  if (whole && (written != want_written
+          || (m->max_reads == 1 ? read != want_read : read < want_read)))
+    job_violation (pack ? "the workers together did not write exactly the "
+        "output span and read exactly elements x input scalar bytes"
+        : "the workers together did not read exactly element_count bytes "
+        "and write exactly elements x output scalar bytes", m, 0,
+        written != want_written ? written : read,
+        written != want_written ? want_written : want_read);
+  if (t->in_count == NULL || (read == 0 && written == 0))
+    return;
+  memset (in_el_buf, 0, m->input_bytes);
+  memset (out_el_buf, pack, m->output_bytes);   /* pack: every byte is due */
+  map_elements (m, values ? in : NULL, in_el_buf, out_el_buf, exp_buf);
+
+  for (i = 0; i < m->input_bytes; i++) {
+    uint8_t n = t->in_count[i];
+    if (n > 0 && !in_el_buf[i])
+      job_violation ("a read touched an input byte that holds no element "
+          "(padding, alignment gap or hole)", m, i, n, 0);
+    if (n > m->max_reads)
+      job_violation ("an input byte was read more often than allowed", m, i,
+          n, m->max_reads);
+    if (whole && in_el_buf[i] && n == 0)
+      job_violation ("an input element byte was never read", m, i, 0, 1);
+  }
+  for (i = 0; i < m->output_bytes; i++) {
+    uint8_t n = t->out_count[i];
+    if (n > 0 && !out_el_buf[i])
+      job_violation ("a write landed in a hole of the output", m, i, n, 0);
+    if (n > 1)
+      job_violation ("an output byte was written more than once", m, i, n, 1);
+    if (whole && out_el_buf[i] && n == 0)
+      job_violation ("an output byte of the job was never written", m, i, 0,
+          1);
+    if (values && (pack || out_el_buf[i]) && out[i] != exp_buf[i])
+      job_violation ("an output byte holds the wrong value", m, i, out[i],
+          exp_buf[i]);
+  }
+}
+
+/* ---- per worker ----------------------------------------------------------- */
+
 /* Promises of one worker's run, whatever the input. */
 static void
 check_run (const SimaStatus *st, const SimaHostHal *h, size_t pending,
-    const Claims *c, int faults, int spans_mapped)
+    const Claims *c, const Model *m, int faults, int spans_mapped)
 {
+  int accepted = st->code == SIMA_OK || st->code == SIMA_DMA_ERROR
+      || st->code == SIMA_OUT_OF_RESOURCES;
+
   if (pending != 0)
     violation ("the entry returned with DMA transfers pending", st, h);
   /* every rejection (bad bytes, admission, aperture, alignment, local
@@ -312,6 +990,18 @@ check_run (const SimaStatus *st, const SimaHostHal *h, size_t pending,
    * IOMMU (host HAL) can only refuse a transfer if one was injected */
   if (st->code == SIMA_DMA_ERROR && !faults && spans_mapped)
     violation ("a DMA failed on a job whose spans are all mapped", st, h);
+  /* the decoder is at least as strict as the core's admission and the
+   * encoding rules, and trusts no span the host computed */
+  if (accepted && (!m->admitted || m->input_bytes != c->in_span
+          || m->output_bytes != c->out_span
+          || m->element_count != m->claimed_count))
+    violation ("the firmware accepted a descriptor that the core's admission "
+        "rejects or whose spans and count it derives differently", st, h);
+  /* a strided DetessDequant output has one owner: worker 0 */
+  if (m->admitted && m->single_owner && h->hal.worker_id != 0
+      && h->stats.bytes_written != 0)
+    violation ("a worker other than 0 wrote to a strided DetessDequant "
+        "output", st, h);
 }
 
 int
@@ -322,8 +1012,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   uint32_t count, first, last, w, local_size;
   uint64_t written = 0, read = 0;
   int faults, all_ok = 1, spans_mapped;
-  uint8_t *desc, *local;
+  uint8_t *desc, *local, *in_host, *out_host;
   Claims c;
+  Model m;
+  Track track;
 
   if (size < PREFIX_BYTES)
     return 0;
@@ -332,14 +1024,15 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (desc == NULL)
     return 0;
   memcpy (desc, data + PREFIX_BYTES, len);
+  if ((data[0] & 8) && (data[1] & 8))
+    desc = fix_descriptor (desc, &len);
   if ((data[0] & 8) && len >= SIMA_EV74_OFF_LENGTH + 2)
     sima_ev74_put_u16 (desc, SIMA_EV74_OFF_LENGTH, (uint16_t) len);
-  if ((data[0] & 8) && (data[1] & 8))
-    patch_spans (desc, len);
   if ((data[0] & 8) && len >= SIMA_EV74_OFF_CRC + 4)
     sima_ev74_put_u32 (desc, SIMA_EV74_OFF_CRC,
         sima_ev74_descriptor_crc (desc, len));
   c = read_claims (desc, len);
+  model_build (desc, len, 1, &m);
 
   n_regions = data[0] & 3;
   for (i = 0; i < n_regions; i++) {
@@ -352,8 +1045,25 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     regions[i].host = region_buffer (i, length);
     fill (regions[i].host, length, data[5] + 77u * (uint32_t) i);
   }
-  spans_mapped = mapped (regions, n_regions, c.in_bus, c.in_span)
-      && mapped (regions, n_regions, c.out_bus, c.out_span);
+  in_host = mapped (regions, n_regions, c.in_bus, c.in_span);
+  out_host = mapped (regions, n_regions, c.out_bus, c.out_span);
+  spans_mapped = in_host != NULL && out_host != NULL;
+
+  memset (&track, 0, sizeof track);
+  track.c = &c;
+  if (m.admitted && c.in_span <= MAX_REGION_BYTES
+      && c.out_span <= MAX_REGION_BYTES && c.out_bus <= UINT32_MAX
+      && m.input_bytes == c.in_span && m.output_bytes == c.out_span) {
+    track.in_count = pool_buffer (&in_count_buf);
+    track.out_count = pool_buffer (&out_count_buf);
+    track.block_owner = pool_buffer (&owner_buf);
+    pool_buffer (&in_el_buf);
+    pool_buffer (&out_el_buf);
+    pool_buffer (&exp_buf);
+    memset (track.in_count, 0, c.in_span);
+    memset (track.out_count, 0, c.out_span);
+    memset (track.block_owner, 0, c.out_span / 16 + 2);
+  }
 
   count = 1 + ((data[0] >> 4) & 3);
   first = (data[1] & 3) % count;
@@ -369,41 +1079,39 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     abort ();
 
   for (w = first; w < last; w++) {
-    SimaHostHal h;
+    FuzzHal f;
     SimaStatus st;
     size_t pending;
 
-    sima_host_hal_init (&h, w, count, regions, n_regions,
+    sima_host_hal_init (&f.host, w, count, regions, n_regions,
         (data[0] & 4) ? SIMA_HOST_DMA_DEFERRED : SIMA_HOST_DMA_IMMEDIATE,
         local, local_size);
+    f.inner = f.host.hal.ops;
+    f.host.hal.ops = &fuzz_ops;
+    f.track = &track;
     if (faults)
-      h.fail_after = fail_at[(data[1] >> 4) - 8];
-    st = simafw_native_entry (&h.hal, desc, (uint32_t) len);
-    pending = sima_host_hal_finish (&h);
+      f.host.fail_after = fail_at[(data[1] >> 4) - 8];
+    st = simafw_native_entry (&f.host.hal, desc, (uint32_t) len);
+    pending = sima_host_hal_finish (&f.host);
     if (verbose ())
       fprintf (stderr, "worker %u/%u: %s: %s (%llu commands, %llu bytes "
-          "written)\n", (unsigned) w, (unsigned) count,
+          "read, %llu written)\n", (unsigned) w, (unsigned) count,
           sima_status_code_name (st.code), st.message,
-          (unsigned long long) h.stats.commands,
-          (unsigned long long) h.stats.bytes_written);
-    check_run (&st, &h, pending, &c, faults, spans_mapped);
+          (unsigned long long) f.host.stats.commands,
+          (unsigned long long) f.host.stats.bytes_read,
+          (unsigned long long) f.host.stats.bytes_written);
+    check_run (&st, &f.host, pending, &c, &m, faults, spans_mapped);
     all_ok &= st.code == SIMA_OK;
-    written += h.stats.bytes_written;
-    read += h.stats.bytes_read;
+    written += f.host.stats.bytes_written;
+    read += f.host.stats.bytes_read;
   }
 
-  /* The whole job, all workers run: every output byte is written once
-   * (values, padding, gaps; the workers' ranges do not overlap) and every
-   * input element is read once (holes never). */
-  if ((data[1] & 4) && all_ok && !faults && c.element_count > 0
-      && (written != c.out_span || read != c.element_count * c.scalar)) {
-    fprintf (stderr, "fuzz-native-entry: PROPERTY VIOLATED: %u workers "
-        "wrote %llu bytes of a %llu-byte output and read %llu bytes for "
-        "%llu elements of %u bytes\n", (unsigned) count,
-        (unsigned long long) written, (unsigned long long) c.out_span,
-        (unsigned long long) read, (unsigned long long) c.element_count,
-        c.scalar);
-    abort ();
+  /* The whole job, all workers run: see check_job. */
+  if (m.admitted) {
+    int disjoint = regions_disjoint (regions, n_regions);
+    check_job (&m, &track, (data[1] & 4) && all_ok && !faults,
+        disjoint ? in_host : NULL, disjoint ? out_host : NULL, read,
+        written);
   }
 
   free (local);

@@ -4,11 +4,13 @@
  *
  *   gen-corpus DIR
  *
- * Valid QuantTess descriptors come from the host's own path (admission,
- * encode_relocatable, bind), so they are exactly what the elements submit;
- * the malformed ones are a valid descriptor with one field broken (CRC
- * recomputed unless the CRC is the point), so each reaches a different
- * check. Every seed carries the 6-byte setup prefix described in
+ * Valid QuantTess, CastTess and DetessDequant descriptors come from the
+ * host's own path (admission, encode_relocatable, bind), so they are
+ * exactly what the elements submit; the malformed ones are a valid
+ * descriptor with one field broken (CRC recomputed unless the CRC is the
+ * point), so each reaches a different check. QuantTess seeds are named
+ * valid-NN, setup-NN and malformed-NN; the other routes' seeds carry
+ * their route (valid-ct-NN, malformed-dd-NN, ...). Every seed carries the 6-byte setup prefix described in
  * fuzz_native_entry.c; most map regions that follow the descriptor's
  * bindings. The output is deterministic: the seeds are committed, and this
  * program regenerates them (reproducers saved by fuzzing are not touched).
@@ -17,8 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <simaai/kernels/ev74/casttess.h>
+#include <simaai/kernels/ev74/detessdequant.h>
+#include <simaai/kernels/ev74/detessdequant_wire.h>
+#include <simaai/kernels/ev74/pack_wire.h>
 #include <simaai/kernels/ev74/quanttess.h>
-#include <simaai/kernels/ev74/quanttess_wire.h>
 
 /* prefix byte 0: regions, deferred DMA, patch length+CRC, workers, local */
 #define B0(regions, deferred, patch, workers, local) \
@@ -114,7 +119,7 @@ static const struct {
   { "fixed-1mib-regions", B0 (2, 0, 0, 2, 0), B1 (1, 0, 0, 0), 0xf4, 0xf6 },
 };
 
-#define QT(field) SIMA_EV74_QT_OFF (field)
+#define QT(field) SIMA_EV74_PACK_OFF (field)
 
 /* Broken fields of cases[0]. */
 typedef enum {
@@ -294,6 +299,395 @@ mutate (Mutation m, uint8_t *b, size_t len)
   return len;
 }
 
+/* ---- CastTess ------------------------------------------------------------ */
+
+/* The Case fields of QuantTess without its parameters (multiplier, zero
+ * point and rounding are unused). */
+static const Case cast_cases[] = {
+  { "f32-hwc-pad16", SIMA_DTYPE_FLOAT32, 3, { 8, 16, 3 }, { 0 },
+    { -1, 0, 1, 2 }, { 1, 4, 8, 16 }, SIMA_CHANNELS_PAD16, 0, 0, 0,
+    B0 (2, 0, 0, 1, 0), B1 (0, 0, 0, 0), 0, 0 },
+  { "f16-nhwc-compact-2w", SIMA_DTYPE_FLOAT16, 4, { 1, 7, 9, 5 }, { 0 },
+    { -1, 1, 2, 3 }, { 1, 3, 4, 5 }, SIMA_CHANNELS_COMPACT, 0, 0, 0,
+    B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+  /* NCHW BF16 memory read as an MLA tensor with C = axis 1 */
+  { "bf16-nchw-strided-4w", SIMA_DTYPE_BFLOAT16, 4, { 1, 3, 10, 12 },
+    { 720, 240, 24, 2 }, { -1, 2, 3, 1 }, { 1, 5, 6, 3 },
+    SIMA_CHANNELS_PAD16, 0, 0, 0, B0 (2, 1, 1, 4, 0), B1 (0, 1, 1, 0), 0, 0 },
+  { "f32-pitched-rows-compact", SIMA_DTYPE_FLOAT32, 3, { 6, 10, 4 },
+    { 224, 16, 4 }, { -1, 0, 1, 2 }, { 1, 2, 3, 4 }, SIMA_CHANNELS_COMPACT,
+    0, 0, 0, B0 (2, 1, 0, 2, 1), B1 (0, 1, 0, 0), 0, 0 },
+  /* 301 odd channels: pixels of 602 bytes do not pack into 16-byte
+   * aligned tasks of at most 4608 bytes, so a task boundary cuts a pixel
+   * and both tasks read its values (firmware/pack_worker.c) */
+  { "f32-split-pixel-3w", SIMA_DTYPE_FLOAT32, 3, { 2, 8, 301 }, { 0 },
+    { -1, 0, 1, 2 }, { 1, 1, 8, 301 }, SIMA_CHANNELS_COMPACT, 0, 0, 0,
+    B0 (2, 1, 1, 3, 0), B1 (0, 1, 1, 0), 0, 0 },
+  { "bf16-rank1-pad16", SIMA_DTYPE_BFLOAT16, 1, { 100 }, { 0 },
+    { -1, -1, -1, 0 }, { 1, 1, 1, 40 }, SIMA_CHANNELS_PAD16, 0, 0, 0,
+    B0 (2, 0, 0, 1, 0), B1 (0, 0, 0, 0), 0, 0 },
+  { "f16-big-tiles-3w", SIMA_DTYPE_FLOAT16, 3, { 32, 32, 40 }, { 0 },
+    { -1, 0, 1, 2 }, { 1, 16, 16, 40 }, SIMA_CHANNELS_COMPACT, 0, 0, 0,
+    B0 (2, 1, 1, 3, 0), B1 (0, 1, 1, 0), 0, 0 },
+  { "f16-empty", SIMA_DTYPE_FLOAT16, 3, { 0, 4, 3 }, { 0 }, { -1, 0, 1, 2 },
+    { 1, 2, 2, 3 }, SIMA_CHANNELS_PAD16, 0, 0, 0, B0 (2, 0, 0, 1, 0),
+    B1 (0, 0, 0, 0), 0, 0 },
+};
+
+static void
+encode_cast (const Case *c, SimaEv74Descriptor *d)
+{
+  SimaTensorSpec in, out;
+  SimaCastTessRequest req;
+  SimaCastTessPlan plan;
+  SimaEv74Binding bi, bo;
+  SimaStatus st;
+
+  memset (&in, 0, sizeof in);
+  in.rank = c->rank;
+  in.dtype = c->dtype;
+  memcpy (in.shape, c->shape, sizeof in.shape);
+  in.layout = c->strides[0] || c->strides[c->rank - 1]
+      ? SIMA_LAYOUT_STRIDED : SIMA_LAYOUT_CONTIGUOUS;
+  if (in.layout == SIMA_LAYOUT_STRIDED)
+    memcpy (in.strides_bytes, c->strides, sizeof in.strides_bytes);
+  out = in;
+  out.dtype = SIMA_DTYPE_BFLOAT16;
+  out.layout = SIMA_LAYOUT_MLA_TILED;
+  memset (out.strides_bytes, 0, sizeof out.strides_bytes);
+  memcpy (out.tiled.axes, c->axes, sizeof out.tiled.axes);
+  memcpy (out.tiled.tile_shape, c->tile, sizeof out.tiled.tile_shape);
+  out.tiled.channels = c->channels;
+  req = (SimaCastTessRequest) { &in, 1, &out, 1 };
+  st = sima_casttess_check_inference (&req, &plan);
+  if (!sima_status_is_ok (&st))
+    die (c->name, &st);
+  st = sima_ev74_casttess_encode_relocatable (&plan, d);
+  if (!sima_status_is_ok (&st))
+    die (c->name, &st);
+  bi.bus_address = c->in_bus ? c->in_bus : IN_BUS;
+  bi.length = plan.input_bytes;
+  bo.bus_address = c->out_bus ? c->out_bus : OUT_BUS;
+  bo.length = plan.output_bytes;
+  st = sima_ev74_descriptor_bind (d, &bi, &bo);
+  if (!sima_status_is_ok (&st))
+    die (c->name, &st);
+}
+
+/* Broken fields of cast_cases[0]. */
+static const char *const cast_mutations[] = {
+  "rounding-1", "zero-point-1", "multiplier-1", "flags-1", "dtype-int8",
+  "route-49", "length-233", "reserved-nonzero", "output-misaligned",
+  "stale-fields-patched-by-target",
+};
+enum { CAST_MUTATIONS = sizeof cast_mutations / sizeof cast_mutations[0],
+  CAST_PATCHED = CAST_MUTATIONS - 1 };
+
+static size_t
+mutate_cast (unsigned m, uint8_t *b, size_t len)
+{
+  switch (m) {
+    case 0: b[QT (rounding)] = 1; break;
+    case 1: sima_ev74_put_u32 (b, QT (zero_point), 1); break;
+    case 2: sima_ev74_put_u32 (b, QT (multiplier_bits), 0x3f800000u); break;
+    case 3: sima_ev74_put_u16 (b, SIMA_EV74_OFF_FLAGS, 1); break;
+    case 4: b[QT (input_dtype)] = SIMA_DTYPE_INT8; break;
+    /* QuantTess with a zero multiplier */
+    case 5: sima_ev74_put_u16 (b, SIMA_EV74_OFF_ROUTE, 49); break;
+    case 6:
+      b[len] = 0;
+      len++;
+      sima_ev74_put_u16 (b, SIMA_EV74_OFF_LENGTH, (uint16_t) len);
+      break;
+    case 7: b[QT (reserved2) + 15] = 1; break;
+    case 8:
+      sima_ev74_put_u64 (b, SIMA_EV74_OFF_OUTPUT_ADDRESS,
+          sima_ev74_get_u64 (b, SIMA_EV74_OFF_OUTPUT_ADDRESS) + 2);
+      break;
+    default:
+      /* a wider image with stale spans, count and CRC: the target's patch
+       * bits repair them */
+      sima_ev74_put_i64 (b, QT (shape) + 8,
+          sima_ev74_get_i64 (b, QT (shape) + 8) + 3);
+      return len;
+  }
+  refresh_crc (b, len);
+  return len;
+}
+
+/* ---- DetessDequant ------------------------------------------------------- */
+
+typedef struct {
+  const char *name;
+  SimaDType dtype;            /* of the output: FP32 or BF16 */
+  int rank;
+  int64_t shape[6];
+  int cblocked;               /* input MlaCBlocked (tiling fields unused) */
+  int8_t axes[4];
+  int64_t tile[4];
+  SimaChannels channels;
+  int64_t strides[6];         /* output; all 0: contiguous */
+  float scale;
+  int32_t zero_point;
+  uint8_t b0, b1;
+  uint32_t in_bus, out_bus;   /* 0: the defaults */
+} DdCase;
+
+static const DdCase dd_cases[] = {
+  { "f32-hwc-pad16-2w", SIMA_DTYPE_FLOAT32, 3, { 8, 16, 3 }, 0,
+    { -1, 0, 1, 2 }, { 1, 4, 8, 16 }, SIMA_CHANNELS_PAD16, { 0 }, 0.5f, 3,
+    B0 (2, 0, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+  /* rows of 80 payload bytes in 112: holes at every row's end */
+  { "bf16-pitched-strided-3w", SIMA_DTYPE_BFLOAT16, 3, { 6, 10, 4 }, 0,
+    { -1, 0, 1, 2 }, { 1, 2, 4, 4 }, SIMA_CHANNELS_COMPACT, { 112, 8, 2 },
+    0.25f, -5, B0 (2, 1, 1, 3, 0), B1 (0, 1, 1, 0), 0, 0 },
+  /* HWC logical, CHW in memory: channels 96 bytes apart */
+  { "f32-permuted-strided-4w", SIMA_DTYPE_FLOAT32, 3, { 4, 6, 8 }, 0,
+    { -1, 0, 1, 2 }, { 1, 3, 4, 8 }, SIMA_CHANNELS_PAD16, { 24, 4, 96 },
+    1.0f, 0, B0 (2, 0, 1, 4, 0), B1 (0, 1, 1, 0), 0, 0 },
+  { "f32-cblocked-rank4-2w", SIMA_DTYPE_FLOAT32, 4, { 2, 5, 6, 20 }, 1,
+    { 0 }, { 0 }, SIMA_CHANNELS_COMPACT, { 0 }, 0.125f, 7,
+    B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+  { "bf16-cblocked-strided", SIMA_DTYPE_BFLOAT16, 3, { 3, 4, 17 }, 1,
+    { 0 }, { 0 }, SIMA_CHANNELS_COMPACT, { 4, 204, 12 }, 2.0f, -1,
+    B0 (2, 0, 0, 1, 0), B1 (0, 0, 0, 0), 0, 0 },
+  { "f32-subnormal-table-2w", SIMA_DTYPE_FLOAT32, 2, { 16, 33 }, 0,
+    { -1, -1, 0, 1 }, { 1, 1, 4, 16 }, SIMA_CHANNELS_PAD16, { 0 }, 1e-40f,
+    -7, B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+  { "bf16-subnormal-table", SIMA_DTYPE_BFLOAT16, 1, { 256 }, 0,
+    { -1, -1, -1, 0 }, { 1, 1, 1, 64 }, SIMA_CHANNELS_COMPACT, { 0 }, 3e-41f,
+    0, B0 (2, 0, 1, 1, 0), B1 (0, 1, 1, 0), 0, 0 },
+  /* the largest descriptor: strides and an FP32 table, 1,248 bytes */
+  { "f32-subnormal-table-strided", SIMA_DTYPE_FLOAT32, 2, { 5, 12 }, 0,
+    { -1, -1, 0, 1 }, { 1, 1, 2, 12 }, SIMA_CHANNELS_COMPACT, { 64, 4 },
+    1e-42f, 100, B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+  { "f32-zero-point-int32-min", SIMA_DTYPE_FLOAT32, 2, { 9, 7 }, 0,
+    { -1, -1, 0, 1 }, { 1, 1, 4, 7 }, SIMA_CHANNELS_PAD16, { 0 }, 1.0f,
+    INT32_MIN, B0 (2, 0, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+  { "bf16-zero-point-int32-max", SIMA_DTYPE_BFLOAT16, 2, { 9, 7 }, 0,
+    { -1, -1, 0, 1 }, { 1, 1, 4, 7 }, SIMA_CHANNELS_COMPACT, { 0 }, 3.0f,
+    INT32_MAX, B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+  /* 9,600 elements: three panels of at most 4,096 on one worker */
+  { "f32-three-panels", SIMA_DTYPE_FLOAT32, 3, { 3, 64, 50 }, 0,
+    { -1, 0, 1, 2 }, { 1, 8, 8, 50 }, SIMA_CHANNELS_COMPACT, { 0 }, 0.01f,
+    -128, B0 (2, 1, 1, 1, 0), B1 (0, 1, 1, 0), 0, 0 },
+  /* an output 4 bytes past a 16-byte boundary: the workers' boundaries
+   * sit on the aligned elements */
+  { "f32-unaligned-output-3w", SIMA_DTYPE_FLOAT32, 2, { 7, 13 }, 0,
+    { -1, -1, 0, 1 }, { 1, 1, 3, 13 }, SIMA_CHANNELS_COMPACT, { 0 }, 4.0f,
+    1, B0 (2, 1, 1, 3, 0), B1 (0, 1, 1, 0), 0, OUT_BUS + 4 },
+  /* the tiles of a rank-5 input with a depth axis and an outer axis */
+  { "bf16-rank5-depth", SIMA_DTYPE_BFLOAT16, 5, { 2, 3, 4, 5, 6 }, 0,
+    { 1, 2, 3, 4 }, { 2, 2, 2, 4 }, SIMA_CHANNELS_PAD16, { 0 }, 0.75f, 2,
+    B0 (2, 0, 1, 3, 0), B1 (0, 1, 1, 0), 0, 0 },
+  /* the innermost logical axis is the tiles' D axis (C is axis 0): runs
+   * of one byte per D plane */
+  { "bf16-depth-innermost-2w", SIMA_DTYPE_BFLOAT16, 3, { 4, 5, 6 }, 0,
+    { 2, -1, 1, 0 }, { 4, 1, 2, 4 }, SIMA_CHANNELS_PAD16, { 0 }, 0.5f, -2,
+    B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+  /* three elements on four workers: some get none */
+  { "f32-tiny-4w", SIMA_DTYPE_FLOAT32, 1, { 3 }, 0, { -1, -1, -1, 0 },
+    { 1, 1, 1, 3 }, SIMA_CHANNELS_COMPACT, { 0 }, 2.0f, 0,
+    B0 (2, 0, 1, 4, 0), B1 (0, 1, 1, 0), 0, 0 },
+  /* five elements 4 bytes past a 16-byte boundary on four workers: a
+   * boundary falls before the first aligned element */
+  { "f32-tiny-unaligned-4w", SIMA_DTYPE_FLOAT32, 1, { 5 }, 0,
+    { -1, -1, -1, 0 }, { 1, 1, 1, 5 }, SIMA_CHANNELS_COMPACT, { 0 }, 2.0f, 0,
+    B0 (2, 1, 1, 4, 0), B1 (0, 1, 1, 0), 0, OUT_BUS + 4 },
+  /* a singleton innermost axis with its own stride: one-element runs */
+  { "f32-strided-singleton-inner", SIMA_DTYPE_FLOAT32, 2, { 5, 1 }, 0,
+    { -1, -1, 0, 1 }, { 1, 1, 2, 1 }, SIMA_CHANNELS_COMPACT, { 8, 12 },
+    1.5f, 4, B0 (2, 0, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+  { "bf16-empty", SIMA_DTYPE_BFLOAT16, 3, { 0, 4, 3 }, 0, { -1, 0, 1, 2 },
+    { 1, 2, 2, 3 }, SIMA_CHANNELS_PAD16, { 0 }, 1.0f, 0,
+    B0 (2, 0, 0, 1, 0), B1 (0, 0, 0, 0), 0, 0 },
+  /* 16 KiB of local memory: too small for two panel slot pairs */
+  { "f32-local-16k", SIMA_DTYPE_FLOAT32, 3, { 8, 16, 3 }, 0,
+    { -1, 0, 1, 2 }, { 1, 4, 8, 16 }, SIMA_CHANNELS_PAD16, { 0 }, 0.5f, 3,
+    B0 (2, 0, 0, 1, 3), B1 (0, 0, 0, 0), 0, 0 },
+};
+
+/* Indices into dd_cases of the bases of the malformed seeds. */
+enum { DD_DENSE = 0, DD_STRIDED = 1, DD_CBLOCKED = 3, DD_TABLE = 5 };
+
+static void
+encode_dd (const DdCase *c, SimaEv74Descriptor *d)
+{
+  SimaTensorSpec in, out;
+  SimaDetessDequantRequest req;
+  SimaDetessDequantPlan plan;
+  SimaEv74Binding bi, bo;
+  SimaStatus st;
+
+  memset (&in, 0, sizeof in);
+  in.rank = c->rank;
+  in.dtype = SIMA_DTYPE_INT8;
+  memcpy (in.shape, c->shape, sizeof in.shape);
+  out = in;
+  if (c->cblocked) {
+    in.layout = SIMA_LAYOUT_MLA_CBLOCKED;
+  } else {
+    in.layout = SIMA_LAYOUT_MLA_TILED;
+    memcpy (in.tiled.axes, c->axes, sizeof in.tiled.axes);
+    memcpy (in.tiled.tile_shape, c->tile, sizeof in.tiled.tile_shape);
+    in.tiled.channels = c->channels;
+  }
+  out.dtype = c->dtype;
+  out.layout = c->strides[0] ? SIMA_LAYOUT_STRIDED : SIMA_LAYOUT_CONTIGUOUS;
+  if (out.layout == SIMA_LAYOUT_STRIDED)
+    memcpy (out.strides_bytes, c->strides, sizeof out.strides_bytes);
+  memset (&req, 0, sizeof req);
+  req.inputs = &in;
+  req.n_inputs = 1;
+  req.outputs = &out;
+  req.n_outputs = 1;
+  req.params.scale = c->scale;
+  req.params.zero_point = c->zero_point;
+  st = sima_detessdequant_check_inference (&req, &plan);
+  if (!sima_status_is_ok (&st))
+    die (c->name, &st);
+  st = sima_ev74_detessdequant_encode_relocatable (&plan, d);
+  if (!sima_status_is_ok (&st))
+    die (c->name, &st);
+  bi.bus_address = c->in_bus ? c->in_bus : IN_BUS;
+  bi.length = plan.input_bytes;
+  bo.bus_address = c->out_bus ? c->out_bus : OUT_BUS;
+  bo.length = plan.output_bytes;
+  st = sima_ev74_descriptor_bind (d, &bi, &bo);
+  if (!sima_status_is_ok (&st))
+    die (c->name, &st);
+}
+
+#define DDO(field) SIMA_EV74_DD_OFF (field)
+
+/* Broken fields of a DetessDequant descriptor: name and base case. */
+static const struct {
+  const char *name;
+  unsigned base;
+} dd_mutations[] = {
+  { "flags-unknown-8", DD_DENSE },
+  { "strided-flag-without-strides", DD_DENSE },
+  { "table-flag-with-bf16-table-length", DD_TABLE },
+  { "strided-with-row-major-strides", DD_DENSE },
+  { "table-for-normal-scale", DD_DENSE },
+  { "subnormal-scale-without-table", DD_TABLE },
+  { "wrong-table-entry", DD_TABLE },
+  { "cblocked-with-channels-field", DD_CBLOCKED },
+  { "cblocked-with-tile-field", DD_CBLOCKED },
+  { "cblocked-rank-2", DD_CBLOCKED },
+  { "output-dtype-f16", DD_DENSE },
+  { "output-dtype-int8", DD_DENSE },
+  { "reserved0-nonzero", DD_DENSE },
+  { "reserved2-nonzero", DD_DENSE },
+  { "scale-zero", DD_DENSE },
+  { "scale-nan", DD_DENSE },
+  { "scale-negative", DD_DENSE },
+  { "scale-infinite", DD_DENSE },
+  { "element-count-mismatch", DD_DENSE },
+  { "output-span-mismatch", DD_STRIDED },
+  { "output-misaligned", DD_DENSE },
+  { "input-misaligned", DD_DENSE },
+  { "unused-stride-slot", DD_STRIDED },
+  { "overlapping-output-strides", DD_STRIDED },
+  { "truncated-175", DD_DENSE },
+  { "version-2", DD_DENSE },
+  { "route-49", DD_DENSE },
+  /* both valid once the target's patch bits repaired them */
+  { "stale-fields-patched-by-target", DD_DENSE },
+  { "subnormal-scale-table-added-by-target", DD_DENSE },
+};
+enum { DD_MUTATIONS = sizeof dd_mutations / sizeof dd_mutations[0],
+  DD_PATCHED = DD_MUTATIONS - 2 };
+
+static size_t
+set_length (uint8_t *b, size_t len)
+{
+  sima_ev74_put_u16 (b, SIMA_EV74_OFF_LENGTH, (uint16_t) len);
+  return len;
+}
+
+static size_t
+mutate_dd (unsigned m, uint8_t *b, size_t len)
+{
+  unsigned flags = sima_ev74_get_u16 (b, DDO (flags));
+
+  switch (m) {
+    case 0: sima_ev74_put_u16 (b, DDO (flags), (uint16_t) (flags | 8)); break;
+    case 1: sima_ev74_put_u16 (b, DDO (flags), (uint16_t) (flags | 1)); break;
+    case 2: len = set_length (b, 176 + 512); break;   /* FP32 needs 1,024 */
+    case 3: {                 /* {8,16,3} FP32 row-major: 192, 12, 4 */
+      static const int64_t rm[3] = { 192, 12, 4 };
+      int i;
+      sima_ev74_put_u16 (b, DDO (flags), (uint16_t) (flags | 1));
+      for (i = 0; i < 6; i++)
+        sima_ev74_put_i64 (b, 176 + 8 * (size_t) i, i < 3 ? rm[i] : 0);
+      len = set_length (b, 176 + 48);
+      break;
+    }
+    case 4:                   /* an all-zero table: the flag fails first */
+      sima_ev74_put_u16 (b, DDO (flags), (uint16_t) (flags | 4));
+      memset (b + len, 0, 1024);
+      len = set_length (b, len + 1024);
+      break;
+    case 5:
+      sima_ev74_put_u16 (b, DDO (flags), (uint16_t) (flags & ~4u));
+      len = set_length (b, 176);
+      break;
+    case 6:
+      b[176 + 4 * 17] ^= 1;
+      break;
+    case 7: b[DDO (channels)] = 1; break;
+    case 8: sima_ev74_put_i64 (b, DDO (tile_shape) + 24, 16); break;
+    case 9:
+      b[DDO (rank)] = 2;
+      sima_ev74_put_i64 (b, DDO (shape) + 16, 0);
+      sima_ev74_put_i64 (b, DDO (shape) + 24, 0);
+      break;
+    case 10: b[DDO (output_dtype)] = SIMA_DTYPE_FLOAT16; break;
+    case 11: b[DDO (output_dtype)] = SIMA_DTYPE_INT8; break;
+    case 12: b[DDO (reserved0) + 4] = 1; break;
+    case 13: b[DDO (reserved2)] = 1; break;
+    case 14: sima_ev74_put_u32 (b, DDO (scale_bits), 0); break;
+    case 15: sima_ev74_put_u32 (b, DDO (scale_bits), 0x7fc00000u); break;
+    case 16: sima_ev74_put_u32 (b, DDO (scale_bits), 0xbf000000u); break;
+    case 17: sima_ev74_put_u32 (b, DDO (scale_bits), 0x7f800000u); break;
+    case 18:
+      sima_ev74_put_u64 (b, DDO (element_count),
+          sima_ev74_get_u64 (b, DDO (element_count)) - 1);
+      break;
+    case 19:
+      sima_ev74_put_u64 (b, SIMA_EV74_OFF_OUTPUT_SPAN,
+          sima_ev74_get_u64 (b, SIMA_EV74_OFF_OUTPUT_SPAN) + 2);
+      break;
+    case 20:
+      sima_ev74_put_u64 (b, SIMA_EV74_OFF_OUTPUT_ADDRESS,
+          sima_ev74_get_u64 (b, SIMA_EV74_OFF_OUTPUT_ADDRESS) + 2);
+      break;
+    case 21:
+      sima_ev74_put_u64 (b, SIMA_EV74_OFF_INPUT_ADDRESS,
+          sima_ev74_get_u64 (b, SIMA_EV74_OFF_INPUT_ADDRESS) + 8);
+      break;
+    case 22: sima_ev74_put_i64 (b, 176 + 8 * 3, 2); break;
+    case 23: sima_ev74_put_i64 (b, 176 + 8 * 2, 4); break;   /* {112, 8, 4} */
+    case 24: len = set_length (b, 175); break;
+    case 25: sima_ev74_put_u16 (b, DDO (version), 2); break;
+    case 26: sima_ev74_put_u16 (b, SIMA_EV74_OFF_ROUTE, 49); break;
+    case 27:
+      /* a taller image with stale spans, count, bound lengths, length
+       * field and CRC */
+      sima_ev74_put_i64 (b, DDO (shape), sima_ev74_get_i64 (b, DDO (shape)) + 5);
+      b[SIMA_EV74_OFF_LENGTH] ^= 0x20;
+      return len;
+    default:
+      /* a subnormal scale without its table: the target adds the flag and
+       * the 1,024-byte table, and fixes length and CRC */
+      sima_ev74_put_u32 (b, DDO (scale_bits), 0x00012345u);
+      return len;
+  }
+  refresh_crc (b, len);
+  return len;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -325,6 +719,43 @@ main (int argc, char **argv)
       B1 (0, 0, i == M_PATCHED_BY_TARGET, 0), FOLLOW, 0, (uint8_t) i };
     size_t len = mutate ((Mutation) i, m.bytes, m.length);
     snprintf (name, sizeof name, "malformed-%02u-%s", i, mutation_names[i]);
+    write_seed (argv[1], name, prefix, m.bytes, len);
+  }
+
+  for (i = 0; i < sizeof cast_cases / sizeof cast_cases[0]; i++) {
+    uint8_t prefix[6] = { cast_cases[i].b0, cast_cases[i].b1, FOLLOW_IN,
+      FOLLOW_OUT, 0, (uint8_t) (40 + i) };
+    encode_cast (&cast_cases[i], &d);
+    snprintf (name, sizeof name, "valid-ct-%02u-%s", i, cast_cases[i].name);
+    write_seed (argv[1], name, prefix, d.bytes, d.length);
+  }
+  encode_cast (&cast_cases[0], &d);
+  for (i = 0; i < CAST_MUTATIONS; i++) {
+    SimaEv74Descriptor m = d;
+    uint8_t prefix[6] = { B0 (2, i & 1, i == CAST_PATCHED, 1, 0),
+      B1 (0, 0, i == CAST_PATCHED, 0), FOLLOW, 0, (uint8_t) (60 + i) };
+    size_t len = mutate_cast (i, m.bytes, m.length);
+    snprintf (name, sizeof name, "malformed-ct-%02u-%s", i, cast_mutations[i]);
+    write_seed (argv[1], name, prefix, m.bytes, len);
+  }
+
+  for (i = 0; i < sizeof dd_cases / sizeof dd_cases[0]; i++) {
+    uint8_t prefix[6] = { dd_cases[i].b0, dd_cases[i].b1, FOLLOW_IN,
+      FOLLOW_OUT, 0, (uint8_t) (80 + i) };
+    encode_dd (&dd_cases[i], &d);
+    snprintf (name, sizeof name, "valid-dd-%02u-%s", i, dd_cases[i].name);
+    write_seed (argv[1], name, prefix, d.bytes, d.length);
+  }
+  for (i = 0; i < DD_MUTATIONS; i++) {
+    SimaEv74Descriptor m;
+    int patched = i >= DD_PATCHED;
+    uint8_t prefix[6] = { B0 (2, i & 1, patched, 1 + patched, 0),
+      B1 (0, patched, patched, 0), FOLLOW, 0, (uint8_t) (120 + i) };
+    size_t len;
+    encode_dd (&dd_cases[dd_mutations[i].base], &m);
+    len = mutate_dd (i, m.bytes, m.length);
+    snprintf (name, sizeof name, "malformed-dd-%02u-%s", i,
+        dd_mutations[i].name);
     write_seed (argv[1], name, prefix, m.bytes, len);
   }
   return 0;

@@ -113,8 +113,10 @@ host_read_2d (SimaFwHal *hal, unsigned tag, uint8_t *local,
   uint8_t *src;
 
   if (check_shape (h, local, local_pitch, bus, bus_pitch, row_bytes, rows,
-          &src) != 0)
+          &src) != 0) {
+    h->stats.refused++;
     return -1;
+  }
   t = (SimaHostTransfer) { 0, 0, local, src, local_pitch, bus_pitch,
     row_bytes, rows };
   if (issue (h, tag, &t) != 0)
@@ -135,8 +137,10 @@ host_write_2d (SimaFwHal *hal, unsigned tag, uint32_t bus, uint32_t bus_pitch,
       + row_bytes;
 
   if (check_shape (h, local, local_pitch, bus, bus_pitch, row_bytes, rows,
-          &dst) != 0)
+          &dst) != 0) {
+    h->stats.refused++;
     return -1;
+  }
   t = (SimaHostTransfer) { 0, 0, dst, local, bus_pitch, local_pitch,
     row_bytes, rows };
   if (issue (h, tag, &t) != 0)

@@ -34,6 +34,7 @@ typedef enum {
 
 typedef struct {
   uint64_t commands;        /* transfers issued (a 2D transfer is one) */
+  uint64_t refused;         /* transfers refused (outside the regions) */
   uint64_t bytes_read;      /* bus -> local */
   uint64_t bytes_written;   /* local -> bus */
   uint32_t local_peak;      /* local memory high-water mark */

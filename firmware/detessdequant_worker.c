@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The DetessDequant worker of the EV74 firmware.
+ *
+ * Workers own output, not input tiles: the logical elements, in row-major
+ * order, are cut into panels of at most 4,096. A dense output is shared:
+ * worker w takes the elements between two boundaries that fall on 16-byte
+ * aligned bus addresses (derived from the output address itself), so the
+ * interiors are whole aligned intervals and only the global head and tail
+ * are partial; every write is exactly the bytes of its elements. A strided
+ * output has a single owner (worker 0): holes are never written.
+ *
+ * Per panel: gather its INT8 values from the tiles, in output order, into a
+ * 4 KiB input slot (runs along the innermost logical axis: channel runs are
+ * contiguous bytes, merged into 2D transfers across pixels; other axes are
+ * a byte per row at the tile's pitch; padding and gaps are never read),
+ * wait, look every value up in the table of 256 exact results, and write
+ * the results (one transfer for a dense panel, exact runs for a strided
+ * one). Slots alternate as in the pack worker.
+ */
+#include <string.h>
+
+#include <simaai/kernels/ev74/detessdequant_wire.h>
+
+#include "detessdequant_fw.h"
+#include "dma_blocks.h"
+
+enum { TAG_IN0 = 0, TAG_OUT0 = 2 };
+
+typedef struct {
+  uint64_t e0, e1;              /* elements [e0, e1) of the output */
+} Panel;
+
+/* Row-major coordinates of element e. */
+static void
+coords_of (const SimaDetessDequantPlan *plan, uint64_t e, int64_t *coord)
+{
+  int a;
+  for (a = plan->input.rank - 1; a >= 0; a--) {
+    coord[a] = (int64_t) (e % (uint64_t) plan->input.shape[a]);
+    e /= (uint64_t) plan->input.shape[a];
+  }
+}
+
+/* Moves coord n elements on along the innermost axis (n never passes its
+ * end), carrying into the outer axes. */
+static void
+advance (const SimaDetessDequantPlan *plan, int64_t *coord, uint64_t n)
+{
+  int a = plan->input.rank - 1;
+  coord[a] += (int64_t) n;
+  while (a > 0 && coord[a] == plan->input.shape[a]) {
+    coord[a] = 0;
+    coord[--a]++;
+  }
+}
+
+/* The run of elements starting at coord along the innermost logical axis
+ * inside one tile: where its first value is in the tiled input, the step
+ * between its values, and how many elements it holds. */
+static void
+source_run (const SimaDetessDequantPlan *plan, const int64_t *coord,
+    uint64_t *offset, uint64_t *step, uint64_t *limit)
+{
+  const SimaTiledGeometry *g = &plan->input_geometry;
+  const int a = plan->input.rank - 1;
+  const SimaTileClass *cls;
+  int64_t ti[4], left = plan->input.shape[a] - coord[a], tile;
+  int k, role = -1;
+
+  *offset = sima_tiled_element_offset (g, coord);
+  for (k = 0; k < 4; k++) {
+    ti[k] = g->tiled.axes[k] >= 0 ? coord[g->tiled.axes[k]]
+        / g->tiled.tile_shape[k] : 0;
+    if (g->tiled.axes[k] == a)
+      role = k;
+  }
+  if (role < 0) {               /* the fastest outer axis: whole slices */
+    *step = g->span_runs.slice;
+    *limit = (uint64_t) left;
+    return;
+  }
+  cls = &g->classes[sima_tiled_class_of (g, ti)];
+  tile = g->tiled.tile_shape[role] - coord[a] % g->tiled.tile_shape[role];
+  *limit = (uint64_t) (left < tile ? left : tile);
+  switch (role) {
+    case SIMA_MLA_C:
+      *step = 1;
+      break;
+    case SIMA_MLA_W:
+      *step = (uint64_t) cls->stored_channels;
+      break;
+    case SIMA_MLA_H:
+      *step = (uint64_t) (cls->extent[SIMA_MLA_W] * cls->stored_channels);
+      break;
+    default:
+      *step = (uint64_t) (cls->extent[SIMA_MLA_H] * cls->extent[SIMA_MLA_W]
+          * cls->stored_channels);
+  }
+}
+
+/* Issues the reads of a panel's values into `local`, in output order. */
+static int
+gather (SimaFwHal *hal, unsigned tag, const SimaFwDetessDequantJob *job,
+    const Panel *p, uint8_t *local)
+{
+  const SimaDetessDequantPlan *plan = &job->plan;
+  int64_t coord[SIMA_MAX_RANK];
+  SimaFwSegments seg;
+  uint64_t e = p->e0;
+  int err = 0;
+
+  simafw_segments_init (&seg, 0, tag);
+  coords_of (plan, e, coord);
+  while (e < p->e1) {
+    uint64_t off, step, n;
+    source_run (plan, coord, &off, &step, &n);
+    n = n < p->e1 - e ? n : p->e1 - e;
+    if (step == 1 || n == 1)
+      err |= simafw_segments_add (hal, &seg, job->input_bus + off, n,
+          local + (e - p->e0));
+    else                        /* one byte per row at the tile's pitch */
+      err |= hal->ops->read_2d (hal, tag, local + (e - p->e0), 1,
+          (uint32_t) (job->input_bus + off), (uint32_t) step, 1, (uint32_t) n);
+    advance (plan, coord, n);
+    e += n;
+  }
+  return err | simafw_segments_flush (hal, &seg);
+}
+
+/* Issues the writes of a panel's results from `local`. */
+static int
+scatter (SimaFwHal *hal, unsigned tag, const SimaFwDetessDequantJob *job,
+    const Panel *p, uint8_t *local)
+{
+  const SimaDetessDequantPlan *plan = &job->plan;
+  const SimaStridedView *v = &plan->output_view;
+  const uint64_t scalar = (uint64_t) v->scalar_bytes;
+  const int a = plan->input.rank - 1;
+  int64_t coord[SIMA_MAX_RANK];
+  SimaFwSegments seg;
+  uint64_t e = p->e0;
+  int err = 0, k;
+
+  if (!(job->flags & SIMA_EV74_DD_FLAG_STRIDED))   /* dense: one transfer */
+    return hal->ops->write_2d (hal, tag,
+        (uint32_t) (job->output_bus + p->e0 * scalar), 0, local, 0,
+        (uint32_t) ((p->e1 - p->e0) * scalar), 1);
+  simafw_segments_init (&seg, 1, tag);
+  coords_of (plan, e, coord);
+  while (e < p->e1) {
+    uint64_t off = 0, step = (uint64_t) v->strides_bytes[a];
+    uint64_t n = (uint64_t) (plan->input.shape[a] - coord[a]);
+    uint8_t *src = local + (e - p->e0) * scalar;
+    n = n < p->e1 - e ? n : p->e1 - e;
+    for (k = 0; k <= a; k++)
+      off += (uint64_t) coord[k] * (uint64_t) v->strides_bytes[k];
+    if (step == scalar || n == 1)
+      err |= simafw_segments_add (hal, &seg, job->output_bus + off,
+          n * scalar, src);
+    else                        /* exact scalars at the output's pitch */
+      err |= hal->ops->write_2d (hal, tag, (uint32_t) (job->output_bus + off),
+          (uint32_t) step, src, (uint32_t) scalar, (uint32_t) scalar,
+          (uint32_t) n);
+    advance (plan, coord, n);
+    e += n;
+  }
+  return err | simafw_segments_flush (hal, &seg);
+}
+
+static void
+convert (const SimaFwDetessDequantJob *job, const Panel *p, const uint8_t *in,
+    uint8_t *out)
+{
+  uint64_t i, n = p->e1 - p->e0;
+
+  if (job->plan.output.dtype == SIMA_DTYPE_FLOAT32) {
+    for (i = 0; i < n; i++) {
+      uint32_t v = job->table.f32[in[i]];
+      out[4 * i] = (uint8_t) v;
+      out[4 * i + 1] = (uint8_t) (v >> 8);
+      out[4 * i + 2] = (uint8_t) (v >> 16);
+      out[4 * i + 3] = (uint8_t) (v >> 24);
+    }
+  } else {
+    for (i = 0; i < n; i++) {
+      uint16_t v = job->table.bf16[in[i]];
+      out[2 * i] = (uint8_t) v;
+      out[2 * i + 1] = (uint8_t) (v >> 8);
+    }
+  }
+}
+
+/* Worker w's elements of a dense output: boundaries at the elements whose
+ * bus address is 16-byte aligned, so neighbouring workers never share an
+ * alignment block. */
+static uint64_t
+boundary (const SimaFwDetessDequantJob *job, uint32_t w, uint32_t n)
+{
+  const uint64_t count = job->plan.element_count;
+  const uint64_t scalar = (uint64_t) job->plan.output_view.scalar_bytes;
+  const uint64_t per16 = 16 / scalar;
+  const uint64_t first = ((16 - job->output_bus % 16) % 16) / scalar;
+  uint64_t b = count * w / n;
+
+  if (w == 0 || w == n)
+    return w == 0 ? 0 : count;
+  b = b < first ? first : first + (b - first + per16 - 1) / per16 * per16;
+  return b < count ? b : count;
+}
+
+SimaStatus
+simafw_detessdequant_run (SimaFwHal *hal, const SimaFwDetessDequantJob *job)
+{
+  const uint64_t scalar = (uint64_t) job->plan.output_view.scalar_bytes;
+  uint8_t *in[2], *out[2];
+  Panel panel[2];
+  uint64_t first, last, k, panels;
+  int err = 0, s;
+
+  if (job->plan.element_count == 0)
+    return sima_status_ok ();
+  if (job->flags & SIMA_EV74_DD_FLAG_STRIDED) {
+    if (hal->worker_id != 0)
+      return sima_status_ok ();
+    first = 0;
+    last = job->plan.element_count;
+  } else {
+    first = boundary (job, hal->worker_id, hal->worker_count);
+    last = boundary (job, hal->worker_id + 1, hal->worker_count);
+  }
+  if (first == last)
+    return sima_status_ok ();
+
+  in[0] = hal->ops->scratch (hal, SIMAFW_DD_PANEL);
+  in[1] = hal->ops->scratch (hal, SIMAFW_DD_PANEL);
+  out[0] = hal->ops->scratch (hal, (uint32_t) (SIMAFW_DD_PANEL * scalar));
+  out[1] = hal->ops->scratch (hal, (uint32_t) (SIMAFW_DD_PANEL * scalar));
+  if (!in[0] || !in[1] || !out[0] || !out[1])
+    return sima_status_make (SIMA_OUT_OF_RESOURCES,
+        "DetessDequant worker %lu: local memory for two panel slots is not "
+        "available", (unsigned long) hal->worker_id);
+
+  panels = (last - first + SIMAFW_DD_PANEL - 1) / SIMAFW_DD_PANEL;
+  panel[0].e0 = first;
+  panel[0].e1 = first + SIMAFW_DD_PANEL < last ? first + SIMAFW_DD_PANEL : last;
+  err |= gather (hal, TAG_IN0, job, &panel[0], in[0]);
+  for (k = 0; k < panels && !err; k++) {
+    s = (int) (k & 1);
+    err |= hal->ops->wait (hal, TAG_IN0 + (unsigned) s);
+    if (k + 1 < panels) {
+      Panel *next = &panel[1 - s];
+      next->e0 = first + (k + 1) * SIMAFW_DD_PANEL;
+      next->e1 = next->e0 + SIMAFW_DD_PANEL < last
+          ? next->e0 + SIMAFW_DD_PANEL : last;
+      err |= gather (hal, TAG_IN0 + (unsigned) (1 - s), job, next, in[1 - s]);
+    }
+    if (k >= 2)                 /* this output slot's previous write */
+      err |= hal->ops->wait (hal, TAG_OUT0 + (unsigned) s);
+    if (err)
+      break;
+    convert (job, &panel[s], in[s], out[s]);
+    err |= scatter (hal, TAG_OUT0 + (unsigned) s, job, &panel[s], out[s]);
+  }
+  for (s = 0; s < SIMA_FW_DMA_TAGS; s++)
+    err |= hal->ops->wait (hal, (unsigned) s);
+  if (err)
+    return sima_status_make (SIMA_DMA_ERROR,
+        "DetessDequant worker %lu: a DMA transfer failed",
+        (unsigned long) hal->worker_id);
+  return sima_status_ok ();
+}

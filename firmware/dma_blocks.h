@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * dma_blocks.h - building few, large DMA transfers out of many small
+ * pieces, for every worker of the firmware.
+ *
+ * A caller hands over pieces of bytes in the order they sit in local memory
+ * (each right after the previous one), with their bus addresses. Pieces
+ * whose bus bytes are adjacent merge into one segment; segments of equal
+ * length at a constant bus pitch merge into one 2D transfer (rows). So the
+ * rows of a tile, or the pixels of a run at a constant pitch, cost one
+ * command instead of one each. Reads (bus -> local) and writes (local ->
+ * bus) alike.
+ */
+#ifndef SIMA_FIRMWARE_DMA_BLOCKS_H
+#define SIMA_FIRMWARE_DMA_BLOCKS_H
+
+#include <stdint.h>
+
+#include "hal/hal.h"
+
+typedef struct {
+  int write;                /* 0: bus -> local, 1: local -> bus */
+  unsigned tag;
+  /* the 2D block being built */
+  uint64_t bus, pitch;
+  uint32_t row_bytes, rows;
+  uint8_t *local;
+  /* the segment being built (becomes the block's next row) */
+  uint64_t seg_bus, seg_bytes;
+  uint8_t *seg_local;
+} SimaFwSegments;
+
+void simafw_segments_init (SimaFwSegments *s, int write, unsigned tag);
+
+/* Adds `bytes` at bus address `bus`, living at `local` (right after the
+ * previous piece in local memory). Returns nonzero if a transfer it had to
+ * issue was refused. */
+int simafw_segments_add (SimaFwHal *hal, SimaFwSegments *s, uint64_t bus,
+    uint64_t bytes, uint8_t *local);
+
+/* Issues whatever is still being built. */
+int simafw_segments_flush (SimaFwHal *hal, SimaFwSegments *s);
+
+#endif /* SIMA_FIRMWARE_DMA_BLOCKS_H */

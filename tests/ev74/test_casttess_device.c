@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * CastTess on the EV74 emulator: the capability, every FP16 and every BF16
+ * pattern against the oracle, 10,000 random geometries against the A65
+ * (1-4 workers, both DMA models; guards, padding and exact traffic checked
+ * by ev74_diff), and the data movement of the RGB pad16 case.
+ */
+#include <simaai/kernels/a65/casttess.h>
+#include <simaai/kernels/ev74/casttess.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ev74_diff.h"
+#include "layout_gen.h"
+#include "oracle.h"
+#include "status_expect.h"
+#include "tap.h"
+#include "test_util.h"
+
+static SimaStatus
+cast_a65 (const void *p, const void *in, void *out)
+{
+  const SimaCastTessPlan *plan = p;
+  SimaA65CastTessPlan a65;
+  SimaConstHostBuffer ib = { in, plan->input_bytes };
+  SimaHostBuffer ob = { out, plan->output_bytes };
+  SimaStatus st = sima_a65_casttess_prepare (plan, &a65);
+  return st.code == SIMA_OK ? sima_a65_casttess_execute (&a65, &ib, 1, &ob, 1)
+      : st;
+}
+
+static SimaStatus
+cast_encode (const void *plan, SimaEv74Descriptor *d)
+{
+  return sima_ev74_casttess_encode_relocatable (plan, d);
+}
+
+static DiffJob
+cast_job (const SimaCastTessPlan *plan)
+{
+  DiffJob job = { plan->input_bytes, plan->output_bytes,
+    plan->element_count * (uint64_t) plan->input_view.scalar_bytes,
+    plan->output_bytes, 0, cast_a65, cast_encode, plan };
+  return job;
+}
+
+static int
+admit (const SimaTensorSpec *in, const SimaTensorSpec *out,
+    SimaCastTessPlan *plan)
+{
+  SimaCastTessRequest req = { in, 1, out, 1 };
+  return sima_casttess_check_inference (&req, plan).code == SIMA_OK;
+}
+
+/* Runs plan on the device with the input at the start of the input arena
+ * and the output at the start of the output arena. */
+static SimaStatus
+device_run (DiffBench *b, const SimaCastTessPlan *plan, SimaEv74JobStats *js)
+{
+  SimaEv74Descriptor d;
+  SimaEv74Binding bi = test_arena_binding (&b->in, 0);
+  SimaEv74Binding bo = test_arena_binding (&b->out, 0);
+  SimaEv74Region *regions[2] = { b->in.region, b->out.region };
+  SimaStatus st = sima_ev74_casttess_encode_relocatable (plan, &d);
+  if (st.code == SIMA_OK)
+    st = sima_ev74_descriptor_bind (&d, &bi, &bo);
+  if (st.code == SIMA_OK)
+    st = sima_ev74_run (b->dev, &d, regions, 2, -1, js);
+  return st;
+}
+
+/* Every 16-bit pattern as FP16 and as BF16, C-only tensor with odd C
+ * tiles, pad16, through the emulator with 3 workers, against the oracle. */
+static void
+exhaustive (void)
+{
+  static const int64_t n = 65536;
+  static const int8_t axes[4] = { -1, -1, -1, 0 };
+  static const int64_t tile[4] = { 1, 1, 1, 40 };
+  static const SimaDType dtypes[2] = { SIMA_DTYPE_FLOAT16, SIMA_DTYPE_BFLOAT16 };
+  DiffBench b;
+  int d;
+
+  diff_bench_open (&b, "emulator:workers=3,dma=deferred");
+  for (d = 0; d < 2; d++) {
+    SimaTensorSpec in = test_spec_dense (dtypes[d], 1, &n);
+    SimaTensorSpec out = test_spec_tiled (SIMA_DTYPE_BFLOAT16, 1, &n, axes,
+        tile, SIMA_CHANNELS_PAD16);
+    SimaCastTessPlan plan;
+    SimaEv74JobStats js;
+    uint8_t *want;
+    SimaStatus st;
+    int64_t i;
+
+    admit (&in, &out, &plan);
+    for (i = 0; i < n; i++)
+      ((uint16_t *) b.in.host)[i] = (uint16_t) i;
+    want = malloc ((size_t) plan.output_bytes);
+    oracle_casttess (&in, b.in.host, &out, want);
+    memset (b.out.host, 0xA5, (size_t) plan.output_bytes);
+    st = device_run (&b, &plan, &js);
+    tap_ok (st.code == SIMA_OK && memcmp (b.out.host, want,
+            (size_t) plan.output_bytes) == 0,
+        "every %s pattern through the emulator equals the oracle (65536 "
+        "values, %llu output bytes)", sima_dtype_name (dtypes[d]),
+        (unsigned long long) plan.output_bytes);
+    free (want);
+  }
+  diff_bench_close (&b);
+}
+
+static int
+random_plan (TestRng *rng, SimaCastTessPlan *plan, SimaTensorSpec *in)
+{
+  static const int64_t channels[] = { 1, 2, 3, 4, 16, 17, 32, 33, 64, 70 };
+  static const SimaDType dtypes[3] = { SIMA_DTYPE_FLOAT32, SIMA_DTYPE_FLOAT16,
+    SIMA_DTYPE_BFLOAT16 };
+  int rank = (int) test_rng_range (rng, 1, SIMA_MAX_RANK);
+  SimaTensorSpec out;
+  GenTiling gt;
+
+  gen_tiling (rng, rank, (int) test_rng_below (rng, (uint64_t) rank),
+      channels[test_rng_below (rng, sizeof channels / sizeof channels[0])],
+      (SimaChannels) test_rng_below (rng, 2), &gt);
+  *in = gen_view (rng, dtypes[test_rng_below (rng, 3)], rank, gt.shape,
+      (GenViewKind) test_rng_below (rng, GEN_VIEW_KIND_COUNT));
+  out = test_spec_tiled (SIMA_DTYPE_BFLOAT16, rank, gt.shape, gt.tiled.axes,
+      gt.tiled.tile_shape, gt.tiled.channels);
+  return admit (in, &out, plan) && plan->element_count > 0
+      && plan->input_bytes <= (400 << 10) && plan->output_bytes <= (400 << 10);
+}
+
+static void
+differential (void)
+{
+  DiffBench benches[8];
+  DiffTally t;
+  TestRng rng = { 0xca57e774 };
+  int i, k;
+
+  memset (&t, 0, sizeof t);
+  for (k = 0; k < 8; k++)
+    diff_bench_open (&benches[k], diff_specs[k]);
+  for (i = 0; i < 10000; i++) {
+    SimaCastTessPlan plan;
+    SimaTensorSpec in;
+    DiffBench *b = &benches[i % 8];
+    DiffJob job;
+    size_t in_off, out_off;
+
+    while (!random_plan (&rng, &plan, &in)) {
+    }
+    job = cast_job (&plan);
+    diff_offsets (&rng, &job, plan.input_view.scalar_bytes, 16, &in_off,
+        &out_off);
+    gen_fill_values (&rng, in.dtype, 1.0f, b->in.host + in_off,
+        (size_t) plan.input_bytes);
+    diff_run (b, &job, in_off, out_off, &t);
+  }
+  for (k = 0; k < 8; k++)
+    diff_bench_close (&benches[k]);
+  diff_report ("CastTess", &t, 10000);
+}
+
+static void
+basics_and_data_movement (void)
+{
+  static const int64_t rgb[3] = { 224, 224, 3 };
+  static const int8_t axes[4] = { -1, 0, 1, 2 };
+  static const int64_t tile[4] = { 1, 8, 16, 16 };
+  SimaTensorSpec in = test_spec_dense (SIMA_DTYPE_FLOAT32, 3, rgb);
+  SimaTensorSpec out = test_spec_tiled (SIMA_DTYPE_BFLOAT16, 3, rgb, axes,
+      tile, SIMA_CHANNELS_PAD16);
+  SimaCastTessPlan plan;
+  SimaEv74JobStats js;
+  DiffBench b;
+  SimaStatus st;
+
+  diff_bench_open (&b, "emulator:workers=4,dma=deferred");
+  expect_status ("CastTess capability", sima_ev74_device_require (b.dev,
+          SIMA_EV74_ROUTE_CASTTESS, SIMA_EV74_CASTTESS_CAPABILITY), SIMA_OK,
+      NULL);
+  admit (&in, &out, &plan);
+  st = device_run (&b, &plan, &js);
+  tap_ok (st.code == SIMA_OK && js.dma_bytes_read == plan.element_count * 4
+      && js.dma_bytes_written == plan.output_bytes,
+      "data movement, CastTess RGB 224x224x3 FP32 -> BF16 H8/W16/C16 pad16, "
+      "4 workers: read %llu bytes (logical input %llu), wrote %llu (physical "
+      "output %llu), %llu DMA commands, local peak %u bytes",
+      (unsigned long long) js.dma_bytes_read,
+      (unsigned long long) (plan.element_count * 4),
+      (unsigned long long) js.dma_bytes_written,
+      (unsigned long long) plan.output_bytes,
+      (unsigned long long) js.dma_commands, js.local_peak);
+  diff_bench_close (&b);
+  {
+    SimaEv74Device *dev = test_device_open ("emulator:missing=51");
+    expect_status ("CastTess capability absent", sima_ev74_device_require (dev,
+            SIMA_EV74_ROUTE_CASTTESS, SIMA_EV74_CASTTESS_CAPABILITY),
+        SIMA_CAPABILITY_MISSING, SIMA_EV74_CASTTESS_CAPABILITY, NULL);
+    sima_ev74_device_unref (dev);
+  }
+}
+
+int
+main (void)
+{
+  basics_and_data_movement ();
+  exhaustive ();
+  differential ();
+  return tap_done ();
+}
