@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <simaai/kernels/types.h>
 
+#include <string.h>
+
 int
 sima_dtype_size (SimaDType dtype)
 {
@@ -69,4 +71,43 @@ sima_channels_name (SimaChannels channels)
       return "pad16";
   }
   return "unknown";
+}
+
+/* Each name function is total over its enum, so the inverse tries every
+ * value: one list of names, not two. */
+int
+sima_dtype_from_name (const char *name, SimaDType *out)
+{
+  int v;
+  for (v = SIMA_DTYPE_FLOAT32; v <= SIMA_DTYPE_INT32; v++)
+    if (name != NULL && strcmp (name, sima_dtype_name ((SimaDType) v)) == 0) {
+      *out = (SimaDType) v;
+      return 1;
+    }
+  return 0;
+}
+
+int
+sima_layout_from_name (const char *name, SimaLayout *out)
+{
+  int v;
+  for (v = SIMA_LAYOUT_CONTIGUOUS; v <= SIMA_LAYOUT_MLA_CBLOCKED; v++)
+    if (name != NULL && strcmp (name, sima_layout_name ((SimaLayout) v)) == 0) {
+      *out = (SimaLayout) v;
+      return 1;
+    }
+  return 0;
+}
+
+int
+sima_channels_from_name (const char *name, SimaChannels *out)
+{
+  int v;
+  for (v = SIMA_CHANNELS_COMPACT; v <= SIMA_CHANNELS_PAD16; v++)
+    if (name != NULL
+        && strcmp (name, sima_channels_name ((SimaChannels) v)) == 0) {
+      *out = (SimaChannels) v;
+      return 1;
+    }
+  return 0;
 }

@@ -14,7 +14,7 @@ sources="$*"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-allowed="memcpy memset memmove memcmp strlen"
+allowed="memcpy memset memmove memcmp strlen strcmp"
 
 objs=""
 for s in $sources; do

@@ -209,6 +209,58 @@ sima_tiled_geometry_init (const SimaTensorSpec *spec, int element_bytes,
 }
 
 SimaStatus
+sima_tensor_required_bytes (const SimaTensorSpec *spec, const char *role,
+    uint64_t *bytes)
+{
+  SimaTiledGeometry g;
+  SimaStridedView v;
+  SimaStatus st;
+
+  *bytes = 0;
+  switch (spec->layout) {
+    case SIMA_LAYOUT_MLA_TILED:
+      st = spec->dtype == SIMA_DTYPE_INT8 || spec->dtype == SIMA_DTYPE_BFLOAT16
+          ? sima_tiled_geometry_init (spec, sima_dtype_size (spec->dtype), role,
+              &g)
+          : sima_status_make (SIMA_UNSUPPORTED_DTYPE,
+              "%s dtype is %s; mla-tiled tensors are int8 or bfloat16", role,
+              sima_dtype_name (spec->dtype));
+      break;
+    case SIMA_LAYOUT_MLA_CBLOCKED:
+      st = spec->dtype == SIMA_DTYPE_INT8
+          ? sima_cblocked_geometry_init (spec, role, &g)
+          : sima_status_make (SIMA_UNSUPPORTED_DTYPE,
+              "%s dtype is %s; mla-cblocked tensors are int8", role,
+              sima_dtype_name (spec->dtype));
+      break;
+    default:
+      st = sima_strided_view_admit (spec, role, &v);
+      if (sima_status_is_ok (&st))
+        *bytes = v.required_bytes;
+      return st;
+  }
+  if (sima_status_is_ok (&st))
+    *bytes = g.total_bytes;
+  return st;
+}
+
+void
+sima_mla_tiled_default (int rank, SimaMlaTiled *t)
+{
+  static const int64_t extents[3] = { 8, 16, 16 };   /* H, W, C */
+  int k;
+
+  t->axes[SIMA_MLA_D] = -1;
+  t->tile_shape[SIMA_MLA_D] = 1;
+  for (k = SIMA_MLA_H; k <= SIMA_MLA_C; k++) {
+    int axis = rank - 1 - (SIMA_MLA_C - k);  /* C last, W before, H before */
+    t->axes[k] = (int8_t) (axis >= 0 ? axis : -1);
+    t->tile_shape[k] = axis >= 0 ? extents[k - 1] : 1;
+  }
+  t->channels = SIMA_CHANNELS_PAD16;
+}
+
+SimaStatus
 sima_cblocked_geometry_init (const SimaTensorSpec *spec, const char *role,
     SimaTiledGeometry *g)
 {

@@ -82,36 +82,61 @@ sima_shift_right_nearest_even (uint64_t x, int shift)
   return q + (rem > half || (rem == half && (q & 1)));
 }
 
-/* The binary32 nearest-even rounding of the exact value
- * (-1)^negative * mag * 2^exp (mag < 2^63): normal, subnormal, signed zero,
- * or infinity on overflow. Returns the FP32 bit pattern. This is the one
- * "round to binary32" step of every operation: QuantTess products, all
- * three DetessDequant stages (dequant_exact.h), FP16 widening. */
+/* An IEEE binary format: significand bits (with the hidden bit), the
+ * subnormal quantum's exponent, the largest exponent and the exponent
+ * field's width. */
+typedef struct {
+  int significand_bits;
+  int min_quantum;
+  int max_exponent;
+  int exponent_bits;
+} SimaFloatFormat;
+
+static const SimaFloatFormat SIMA_BINARY32 = { 24, -149, 127, 8 };
+static const SimaFloatFormat SIMA_BINARY16 = { 11, -24, 15, 5 };
+static const SimaFloatFormat SIMA_BFLOAT16_FORMAT = { 8, -133, 127, 8 };
+
+/* The nearest-even rounding of the exact value (-1)^negative * mag * 2^exp
+ * (mag < 2^63) to format f: normal, subnormal, signed zero, or infinity on
+ * overflow. Returns the bit pattern. */
 static inline uint32_t
-sima_binary32_round (uint32_t negative, uint64_t mag, int32_t exp)
+sima_float_round (const SimaFloatFormat *f, uint32_t negative, uint64_t mag,
+    int32_t exp)
 {
-  const uint32_t sign = negative << 31, inf = sign | 0x7f800000u;
+  const int hidden = f->significand_bits - 1;
+  const uint32_t sign = negative << (f->exponent_bits + hidden);
+  const uint32_t inf = sign | ((1u << f->exponent_bits) - 1u) << hidden;
   int32_t lead, quantum;
   uint64_t r;
 
   if (mag == 0)
     return sign;
   lead = sima_bit_length64 (mag) - 1 + exp;   /* exponent of the top bit */
-  if (lead >= 128)
+  if (lead > f->max_exponent)
     return inf;
-  /* 24 significant bits, but never a quantum below the subnormal 2^-149 */
-  quantum = lead - 23 < -149 ? -149 : lead - 23;
+  /* significand_bits significant bits, never below the subnormal quantum */
+  quantum = lead - hidden < f->min_quantum ? f->min_quantum : lead - hidden;
   r = exp >= quantum ? mag << (exp - quantum)
       : sima_shift_right_nearest_even (mag, quantum - exp);
-  if (r == (UINT64_C (1) << 24)) {  /* rounding carried into a new binade */
+  if (r == (UINT64_C (1) << f->significand_bits)) {  /* carried a binade */
     r >>= 1;
     quantum++;
   }
-  if (quantum > 104)                /* 2^24 * 2^105 > FLT_MAX */
+  if (quantum > f->max_exponent - hidden)
     return inf;
-  if (r < (UINT64_C (1) << 23))     /* subnormal (quantum is -149) or zero */
+  if (r < (UINT64_C (1) << hidden))   /* subnormal (minimum quantum) or 0 */
     return sign | (uint32_t) r;
-  return sign | (uint32_t) (quantum + 150) << 23 | ((uint32_t) r & 0x7fffffu);
+  return sign | (uint32_t) (quantum + f->max_exponent + hidden) << hidden
+      | ((uint32_t) r & ((1u << hidden) - 1u));
+}
+
+/* The binary32 rounding: the one "round to binary32" step of every
+ * operation: QuantTess products, all three DetessDequant stages
+ * (dequant_exact.h), FP16 widening. */
+static inline uint32_t
+sima_binary32_round (uint32_t negative, uint64_t mag, int32_t exp)
+{
+  return sima_float_round (&SIMA_BINARY32, negative, mag, exp);
 }
 
 #endif /* SIMA_KERNELS_FLOAT_BITS_H */

@@ -26,6 +26,19 @@ sima_rounding_name (SimaRounding rounding)
   return "unknown";
 }
 
+int
+sima_rounding_from_name (const char *name, SimaRounding *out)
+{
+  int v;
+  for (v = SIMA_ROUNDING_NEAREST_EVEN; v <= SIMA_ROUNDING_TOWARD_NEGATIVE; v++)
+    if (name != NULL
+        && strcmp (name, sima_rounding_name ((SimaRounding) v)) == 0) {
+      *out = (SimaRounding) v;
+      return 1;
+    }
+  return 0;
+}
+
 static SimaStatus
 check_params (const SimaQuantTessParams *p)
 {

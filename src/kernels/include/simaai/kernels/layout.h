@@ -98,6 +98,19 @@ typedef struct {
   uint64_t total_bytes;     /* physical size of the tensor; 0 when empty */
 } SimaTiledGeometry;
 
+/* Bytes a buffer must hold for a tensor of `spec`, whatever its layout:
+ * the span of a contiguous or strided view, the physical size of MlaTiled
+ * (INT8 one byte per stored channel, BF16 byte planes) or MlaCBlocked
+ * (INT8) tensors; 0 for empty tensors. Validates the spec as the operations
+ * would (stride rules, tiling); role starts the messages. */
+SimaStatus sima_tensor_required_bytes (const SimaTensorSpec *spec,
+    const char *role, uint64_t *bytes);
+
+/* The tiling used when a caller has no opinion: channels last, pad16,
+ * tiles of H8/W16/C16 (rank >= 3: H, W, C are the last three axes; rank 2:
+ * W, C; rank 1: C alone, C tiles of 16). D is absent. */
+void sima_mla_tiled_default (int rank, SimaMlaTiled *out);
+
 /* Validates spec->tiled against the logical shape (C mandatory, axes unique
  * and in range, absent axes with tile extent 1, positive extents, a known
  * channels mode) and derives classes, run sizes and the total size with

@@ -83,10 +83,16 @@ typedef struct {
 /* Bytes of one scalar of dtype, or 0 for an unknown value. */
 int sima_dtype_size (SimaDType dtype);
 
-/* Stable lower-case names ("float32", "mla-tiled", ...), or "unknown". */
+/* Stable lower-case names ("float32", "mla-tiled", ...), or "unknown". These
+ * are also the caps field values of the GStreamer elements. */
 const char *sima_dtype_name (SimaDType dtype);
 const char *sima_layout_name (SimaLayout layout);
 const char *sima_channels_name (SimaChannels channels);
+
+/* The inverse of the names above: 1 and *out set when name is known. */
+int sima_dtype_from_name (const char *name, SimaDType *out);
+int sima_layout_from_name (const char *name, SimaLayout *out);
+int sima_channels_from_name (const char *name, SimaChannels *out);
 
 #ifdef __cplusplus
 }

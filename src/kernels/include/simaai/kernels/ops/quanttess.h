@@ -32,6 +32,8 @@ typedef enum {
 } SimaRounding;
 
 const char *sima_rounding_name (SimaRounding rounding);
+/* 1 and *out set when name is one of sima_rounding_name's. */
+int sima_rounding_from_name (const char *name, SimaRounding *out);
 
 typedef struct {
   float multiplier;         /* required: finite and > 0, subnormals allowed */
