@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's main job on a fresh Debian 12 machine: installs what is
-# missing, builds, and quantizes an RGB 224x224x3 FP32 image to INT8
-# H8/W16/C16 pad16 MLA tiles on the A65, checking the result.
+# missing, builds, and runs the main pipeline on the EV74 (its emulator):
+#   simatensorsrc -> simaquanttess -> simadetessdequant -> file
+# then checks that every value came back within half a quantization step.
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -11,5 +12,9 @@ sima_bootstrap
 
 dir=${SIMA_BUILD_ROOT:-$top/_build}/release
 [ -f "$dir/build.ninja" ] || meson setup "$dir" "$top" >/dev/null
-ninja -C "$dir" tools/sima-quanttess-demo >/dev/null
-exec "$dir/tools/sima-quanttess-demo" "$@"
+ninja -C "$dir" >/dev/null
+echo "gst-launch-1.0 simatensorsrc pattern=random num-buffers=30 ! \\"
+echo "  application/vnd.simaai.tensor,dtype=float32,shape=(int)<224,224,3> ! \\"
+echo "  simaquanttess multiplier=127 device=emulator:workers=2 ! \\"
+echo "  simadetessdequant scale=0.007874016 device=emulator:workers=2 ! ..."
+SIMA_BUILD_DIR="$dir" exec bash "$top/pipelines/roundtrip-ev74.sh"

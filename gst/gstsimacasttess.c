@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * SECTION:element-simacasttess
+ * @title: simacasttess
+ *
+ * Casts a float32, float16 or bfloat16 tensor (contiguous or strided) to
+ * BF16 in the MLA tiled layout (per pixel, the low bytes of the stored
+ * channels, then the high bytes), exactly as the kernel core's CastTess.
+ * There are no numerical parameters: the caps decide everything. Runs on
+ * the EV74 by default, on the A65 when asked.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 simatensorsrc num-buffers=10 ! \
+ *   application/vnd.simaai.tensor,dtype=float32,shape="<224,224,3>" ! \
+ *   simacasttess device=emulator ! fakesink
+ * ]| Casts RGB tensors to BF16 H8/W16/C16 pad16 tiles on the EV74 emulator
+ * (pipelines/casttess-bf16-tiles.sh runs a variant and checks every byte).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstsimacasttess.h"
+
+#include <simaai/kernels/a65/casttess.h>
+#include <simaai/kernels/ev74/casttess.h>
+
+#include "gstsimacaps.h"
+#include "gstsimatiling.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_sima_cast_tess_debug);
+#define GST_CAT_DEFAULT gst_sima_cast_tess_debug
+
+enum
+{
+  PROP_0,
+  PROP_TILING,                  /* tile-axes, tile-shape, channels */
+};
+
+struct _GstSimaCastTess
+{
+  GstSimaBaseTransform parent;
+  GstSimaTilingProps tiling;    /* object lock */
+  SimaCastTessPlan plan;
+  SimaA65CastTessPlan a65;
+};
+
+G_DEFINE_TYPE_WITH_CODE (GstSimaCastTess, gst_sima_cast_tess,
+    GST_TYPE_SIMA_BASE_TRANSFORM,
+    GST_DEBUG_CATEGORY_INIT (gst_sima_cast_tess_debug, "simacasttess", 0,
+        "SiMa CastTess"));
+GST_ELEMENT_REGISTER_DEFINE (simacasttess, "simacasttess", GST_RANK_NONE,
+    GST_TYPE_SIMA_CAST_TESS);
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
+        "dtype = (string) { float32, float16, bfloat16 }, "
+        "layout = (string) { contiguous, strided }"));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
+        "dtype = (string) bfloat16, layout = (string) mla-tiled"));
+
+static void
+gst_sima_cast_tess_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstSimaCastTess *self = GST_SIMA_CAST_TESS (object);
+  gboolean known;
+
+  GST_OBJECT_LOCK (self);
+  known = gst_sima_tiling_set_property (&self->tiling, PROP_TILING, prop_id,
+      value);
+  GST_OBJECT_UNLOCK (self);
+  if (!known)
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+gst_sima_cast_tess_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstSimaCastTess *self = GST_SIMA_CAST_TESS (object);
+  gboolean known;
+
+  GST_OBJECT_LOCK (self);
+  known = gst_sima_tiling_get_property (&self->tiling, PROP_TILING, prop_id,
+      value);
+  GST_OBJECT_UNLOCK (self);
+  if (!known)
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static SimaStatus
+gst_sima_cast_tess_prepare (GstSimaBaseTransform * base,
+    const SimaTensorSpec * in, const SimaTensorSpec * out)
+{
+  GstSimaCastTess *self = GST_SIMA_CAST_TESS (base);
+  SimaCastTessRequest req = { in, 1, out, 1 };
+  SimaStatus st = sima_casttess_check_inference (&req, &self->plan);
+  if (st.code == SIMA_OK)
+    st = sima_a65_casttess_prepare (&self->plan, &self->a65);
+  return st;
+}
+
+static SimaStatus
+gst_sima_cast_tess_execute_a65 (GstSimaBaseTransform * base, const void *in,
+    gsize in_size, void *out, gsize out_size)
+{
+  GstSimaCastTess *self = GST_SIMA_CAST_TESS (base);
+  SimaConstHostBuffer ib = { in, in_size };
+  SimaHostBuffer ob = { out, out_size };
+  return sima_a65_casttess_execute (&self->a65, &ib, 1, &ob, 1);
+}
+
+static SimaStatus
+gst_sima_cast_tess_encode (GstSimaBaseTransform * base,
+    SimaEv74Descriptor * desc)
+{
+  return sima_ev74_casttess_encode_relocatable (&GST_SIMA_CAST_TESS
+      (base)->plan, desc);
+}
+
+static GstCaps *
+gst_sima_cast_tess_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  return gst_sima_tiling_transform_caps (direction, caps, filter, "bfloat16");
+}
+
+static GstCaps *
+gst_sima_cast_tess_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  GstSimaCastTess *self = GST_SIMA_CAST_TESS (trans);
+  GstSimaTilingProps tiling;
+
+  if (direction != GST_PAD_SINK)
+    return gst_caps_fixate (othercaps);
+  GST_OBJECT_LOCK (self);
+  tiling = self->tiling;
+  GST_OBJECT_UNLOCK (self);
+  return gst_sima_tiling_fixate (&tiling, othercaps);
+}
+
+static void
+gst_sima_cast_tess_class_init (GstSimaCastTessClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstSimaBaseTransformClass *sima_class = GST_SIMA_BASE_TRANSFORM_CLASS (klass);
+
+  gobject_class->set_property = gst_sima_cast_tess_set_property;
+  gobject_class->get_property = gst_sima_cast_tess_get_property;
+  gst_sima_tiling_install_properties (gobject_class, PROP_TILING);
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "SiMa CastTess", "Filter/Converter/Tensor",
+      "Casts float tensors to BF16 MLA tiles, bit-exact, on the EV74 or the "
+      "A65", "gst-sima-kernels developers");
+
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_sima_cast_tess_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_sima_cast_tess_fixate_caps);
+
+  sima_class->op_name = "CastTess";
+  sima_class->route = SIMA_EV74_ROUTE_CASTTESS;
+  sima_class->capability = SIMA_EV74_CASTTESS_CAPABILITY;
+  sima_class->prepare = gst_sima_cast_tess_prepare;
+  sima_class->execute_a65 = gst_sima_cast_tess_execute_a65;
+  sima_class->encode = gst_sima_cast_tess_encode;
+}
+
+static void
+gst_sima_cast_tess_init (GstSimaCastTess * self)
+{
+  gst_sima_tiling_props_init (&self->tiling);
+}

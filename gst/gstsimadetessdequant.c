@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * SECTION:element-simadetessdequant
+ * @title: simadetessdequant
+ *
+ * Reads INT8 MLA tiles (mla-tiled, compact or pad16, or mla-cblocked) and
+ * writes FP32 or BF16 tensors, contiguous or strided, exactly as the kernel
+ * core's DetessDequant: `RNE_f32(RNE_f32(q - RNE_f32(zero-point)) * scale)`
+ * (then BF16 nearest even). Padding in the input is ignored; holes of a
+ * strided output are never written. The output dtype and layout come from
+ * downstream caps (float32, contiguous when left open). Runs on the EV74
+ * by default, on the A65 when asked.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 simatensorsrc num-buffers=30 ! \
+ *   application/vnd.simaai.tensor,dtype=float32,shape="<224,224,3>" ! \
+ *   simaquanttess multiplier=127 ! simadetessdequant scale=0.007874016 ! \
+ *   fakesink
+ * ]| Quantizes to tiles and back on the EV74 (pipelines/roundtrip-ev74.sh
+ * runs it and checks the round trip).
+ * |[
+ * gst-launch-1.0 simatensorsrc num-buffers=5 ! \
+ *   application/vnd.simaai.tensor,dtype=float32,shape="<8,8,3>" ! \
+ *   simaquanttess multiplier=127 backend=a65 ! \
+ *   simadetessdequant scale=0.007874016 backend=a65 ! \
+ *   application/vnd.simaai.tensor,dtype=float32,layout=strided,strides="<256,16,4>" ! \
+ *   fakesink
+ * ]| Writes into a pitched output (rows of 256 bytes, pixels of 16) on the
+ * A65 (pipelines/detess-strided-a65.sh runs a variant and checks it).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstsimadetessdequant.h"
+
+#include <math.h>
+#include <simaai/kernels/a65/detessdequant.h>
+#include <simaai/kernels/ev74/detessdequant.h>
+
+#include "gstsimacaps.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_sima_detess_dequant_debug);
+#define GST_CAT_DEFAULT gst_sima_detess_dequant_debug
+
+enum
+{
+  PROP_0,
+  PROP_SCALE,
+  PROP_ZERO_POINT,
+};
+
+struct _GstSimaDetessDequant
+{
+  GstSimaBaseTransform parent;
+  gfloat scale;                 /* object lock */
+  gint zero_point;
+  SimaDetessDequantPlan plan;
+  SimaA65DetessDequantPlan a65;
+};
+
+G_DEFINE_TYPE_WITH_CODE (GstSimaDetessDequant, gst_sima_detess_dequant,
+    GST_TYPE_SIMA_BASE_TRANSFORM,
+    GST_DEBUG_CATEGORY_INIT (gst_sima_detess_dequant_debug,
+        "simadetessdequant", 0, "SiMa DetessDequant"));
+GST_ELEMENT_REGISTER_DEFINE (simadetessdequant, "simadetessdequant",
+    GST_RANK_NONE, GST_TYPE_SIMA_DETESS_DEQUANT);
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
+        "dtype = (string) int8, layout = (string) { mla-tiled, mla-cblocked }"));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
+        "dtype = (string) { float32, bfloat16 }, "
+        "layout = (string) { contiguous, strided }"));
+
+static void
+gst_sima_detess_dequant_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstSimaDetessDequant *self = GST_SIMA_DETESS_DEQUANT (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_SCALE:
+      self->scale = g_value_get_float (value);
+      break;
+    case PROP_ZERO_POINT:
+      self->zero_point = g_value_get_int (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_sima_detess_dequant_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstSimaDetessDequant *self = GST_SIMA_DETESS_DEQUANT (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_SCALE:
+      g_value_set_float (value, self->scale);
+      break;
+    case PROP_ZERO_POINT:
+      g_value_set_int (value, self->zero_point);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static gboolean
+gst_sima_detess_dequant_check_properties (GstSimaBaseTransform * base)
+{
+  GstSimaDetessDequant *self = GST_SIMA_DETESS_DEQUANT (base);
+  gfloat scale;
+
+  GST_OBJECT_LOCK (self);
+  scale = self->scale;
+  GST_OBJECT_UNLOCK (self);
+  if (scale > 0 && isfinite (scale))
+    return TRUE;
+  GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+      ("simadetessdequant needs the scale property (finite, > 0); it is %g. "
+          "It multiplies: scale=0.007874016 (1/127) undoes multiplier=127.",
+          (double) scale), (NULL));
+  return FALSE;
+}
+
+static SimaStatus
+gst_sima_detess_dequant_prepare (GstSimaBaseTransform * base,
+    const SimaTensorSpec * in, const SimaTensorSpec * out)
+{
+  GstSimaDetessDequant *self = GST_SIMA_DETESS_DEQUANT (base);
+  SimaDetessDequantRequest req = { in, 1, out, 1, { 0, 0 } };
+  SimaStatus st;
+
+  GST_OBJECT_LOCK (self);
+  req.params.scale = self->scale;
+  req.params.zero_point = self->zero_point;
+  GST_OBJECT_UNLOCK (self);
+  st = sima_detessdequant_check_inference (&req, &self->plan);
+  if (st.code == SIMA_OK)
+    st = sima_a65_detessdequant_prepare (&self->plan, &self->a65);
+  return st;
+}
+
+static SimaStatus
+gst_sima_detess_dequant_execute_a65 (GstSimaBaseTransform * base,
+    const void *in, gsize in_size, void *out, gsize out_size)
+{
+  GstSimaDetessDequant *self = GST_SIMA_DETESS_DEQUANT (base);
+  SimaConstHostBuffer ib = { in, in_size };
+  SimaHostBuffer ob = { out, out_size };
+  return sima_a65_detessdequant_execute (&self->a65, &ib, 1, &ob, 1);
+}
+
+static SimaStatus
+gst_sima_detess_dequant_encode (GstSimaBaseTransform * base,
+    SimaEv74Descriptor * desc)
+{
+  return sima_ev74_detessdequant_encode_relocatable (&GST_SIMA_DETESS_DEQUANT
+      (base)->plan, desc);
+}
+
+/* The other side keeps the shape; the dtype and layout are the other side's
+ * template choices (downstream picks the output dtype and layout). */
+static GstCaps *
+gst_sima_detess_dequant_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstPad *other = direction == GST_PAD_SINK
+      ? GST_BASE_TRANSFORM_SRC_PAD (trans) : GST_BASE_TRANSFORM_SINK_PAD (trans);
+  GstCaps *templ = gst_pad_get_pad_template_caps (other);
+  GstCaps *result = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    const GValue *shape = gst_structure_get_value (gst_caps_get_structure
+        (caps, i), "shape");
+    GstCaps *one = gst_caps_copy (templ);
+    if (shape != NULL)
+      gst_caps_set_value (one, "shape", shape);
+    result = gst_caps_merge (result, one);
+  }
+  gst_caps_unref (templ);
+  if (filter != NULL) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, result,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (result);
+    result = tmp;
+  }
+  return result;
+}
+
+static void
+gst_sima_detess_dequant_class_init (GstSimaDetessDequantClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstSimaBaseTransformClass *sima_class = GST_SIMA_BASE_TRANSFORM_CLASS (klass);
+
+  gobject_class->set_property = gst_sima_detess_dequant_set_property;
+  gobject_class->get_property = gst_sima_detess_dequant_get_property;
+
+  /**
+   * GstSimaDetessDequant:scale:
+   *
+   * Required: finite and > 0 (subnormals allowed); the default 0 means
+   * unset, and the element refuses to start.
+   */
+  g_object_class_install_property (gobject_class, PROP_SCALE,
+      g_param_spec_float ("scale", "Scale",
+          "Required: (q - zero-point) is multiplied by it (finite, > 0; 0 = "
+          "unset)", 0.0f, G_MAXFLOAT, 0.0f,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_ZERO_POINT,
+      g_param_spec_int ("zero-point", "Zero point",
+          "Subtracted (after rounding it to binary32) before scaling",
+          G_MININT32, G_MAXINT32, 0, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "SiMa DetessDequant", "Filter/Converter/Tensor",
+      "Dequantizes INT8 MLA tiles to FP32 or BF16 tensors, bit-exact, on the "
+      "EV74 or the A65", "gst-sima-kernels developers");
+
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_sima_detess_dequant_transform_caps);
+
+  sima_class->op_name = "DetessDequant";
+  sima_class->route = SIMA_EV74_ROUTE_DETESSDEQUANT;
+  sima_class->capability = SIMA_EV74_DETESSDEQUANT_CAPABILITY;
+  sima_class->check_properties = gst_sima_detess_dequant_check_properties;
+  sima_class->prepare = gst_sima_detess_dequant_prepare;
+  sima_class->execute_a65 = gst_sima_detess_dequant_execute_a65;
+  sima_class->encode = gst_sima_detess_dequant_encode;
+}
+
+static void
+gst_sima_detess_dequant_init (GstSimaDetessDequant * self)
+{
+  self->scale = 0.0f;
+  self->zero_point = 0;
+}

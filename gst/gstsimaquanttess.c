@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * SECTION:element-simaquanttess
+ * @title: simaquanttess
+ *
+ * Quantizes a float32, float16 or bfloat16 tensor (contiguous or strided)
+ * to INT8 in the MLA tiled layout, exactly as the kernel core's QuantTess:
+ * `round(RNE_f32(x * multiplier)) + zero-point`, saturated to INT8, with
+ * channel padding holding the zero point. Runs on the EV74 by default
+ * (backend, fallback and device properties), on the A65 when asked.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 simatensorsrc num-buffers=30 ! \
+ *   application/vnd.simaai.tensor,dtype=float32,shape="<224,224,3>" ! \
+ *   simaquanttess multiplier=127 device=emulator ! fakesink
+ * ]| Quantizes 30 RGB tensors in [-1, 1] to H8/W16/C16 pad16 INT8 tiles
+ * on the EV74 emulator (pipelines/quanttess-ev74.sh runs a variant and
+ * checks every byte).
+ * |[
+ * gst-launch-1.0 simatensorsrc num-buffers=30 ! \
+ *   application/vnd.simaai.tensor,dtype=float16,shape="<1,56,56,64>" ! \
+ *   simaquanttess multiplier=64 zero-point=-3 rounding=toward-zero \
+ *     channels=compact backend=a65 ! fakesink
+ * ]| The same on the A65, FP16 input, compact C16 tiles.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstsimaquanttess.h"
+
+#include <math.h>
+#include <simaai/kernels/a65/quanttess.h>
+#include <simaai/kernels/ev74/quanttess.h>
+
+#include "gstsimacaps.h"
+#include "gstsimatiling.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_sima_quant_tess_debug);
+#define GST_CAT_DEFAULT gst_sima_quant_tess_debug
+
+enum
+{
+  PROP_0,
+  PROP_MULTIPLIER,
+  PROP_ZERO_POINT,
+  PROP_ROUNDING,
+  PROP_TILING,                  /* tile-axes, tile-shape, channels */
+};
+
+struct _GstSimaQuantTess
+{
+  GstSimaBaseTransform parent;
+  /* properties (object lock) */
+  gfloat multiplier;
+  gint zero_point;
+  SimaRounding rounding;
+  GstSimaTilingProps tiling;
+  /* the negotiated plan */
+  SimaQuantTessPlan plan;
+  SimaA65QuantTessPlan a65;
+};
+
+G_DEFINE_TYPE_WITH_CODE (GstSimaQuantTess, gst_sima_quant_tess,
+    GST_TYPE_SIMA_BASE_TRANSFORM,
+    GST_DEBUG_CATEGORY_INIT (gst_sima_quant_tess_debug, "simaquanttess", 0,
+        "SiMa QuantTess"));
+GST_ELEMENT_REGISTER_DEFINE (simaquanttess, "simaquanttess", GST_RANK_NONE,
+    GST_TYPE_SIMA_QUANT_TESS);
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
+        "dtype = (string) { float32, float16, bfloat16 }, "
+        "layout = (string) { contiguous, strided }"));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
+        "dtype = (string) int8, layout = (string) mla-tiled"));
+
+static void
+gst_sima_quant_tess_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MULTIPLIER:
+      self->multiplier = g_value_get_float (value);
+      break;
+    case PROP_ZERO_POINT:
+      self->zero_point = g_value_get_int (value);
+      break;
+    case PROP_ROUNDING:
+      self->rounding = (SimaRounding) g_value_get_enum (value);
+      break;
+    default:
+      if (!gst_sima_tiling_set_property (&self->tiling, PROP_TILING, prop_id,
+              value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_sima_quant_tess_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MULTIPLIER:
+      g_value_set_float (value, self->multiplier);
+      break;
+    case PROP_ZERO_POINT:
+      g_value_set_int (value, self->zero_point);
+      break;
+    case PROP_ROUNDING:
+      g_value_set_enum (value, self->rounding);
+      break;
+    default:
+      if (!gst_sima_tiling_get_property (&self->tiling, PROP_TILING, prop_id,
+              value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static gboolean
+gst_sima_quant_tess_check_properties (GstSimaBaseTransform * base)
+{
+  GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (base);
+  gfloat multiplier;
+
+  GST_OBJECT_LOCK (self);
+  multiplier = self->multiplier;
+  GST_OBJECT_UNLOCK (self);
+  if (multiplier > 0 && isfinite (multiplier))
+    return TRUE;
+  GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+      ("simaquanttess needs the multiplier property (finite, > 0); it is %g. "
+          "It multiplies: multiplier=127 maps [-1, 1] to [-127, 127].",
+          (double) multiplier), (NULL));
+  return FALSE;
+}
+
+static SimaStatus
+gst_sima_quant_tess_prepare (GstSimaBaseTransform * base,
+    const SimaTensorSpec * in, const SimaTensorSpec * out)
+{
+  GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (base);
+  SimaQuantTessRequest req = { in, 1, out, 1, { 0, 0, 0 } };
+  SimaStatus st;
+
+  GST_OBJECT_LOCK (self);
+  req.params.multiplier = self->multiplier;
+  req.params.zero_point = self->zero_point;
+  req.params.rounding = self->rounding;
+  GST_OBJECT_UNLOCK (self);
+  st = sima_quanttess_check_inference (&req, &self->plan);
+  if (st.code == SIMA_OK)
+    st = sima_a65_quanttess_prepare (&self->plan, &self->a65);
+  return st;
+}
+
+static SimaStatus
+gst_sima_quant_tess_execute_a65 (GstSimaBaseTransform * base, const void *in,
+    gsize in_size, void *out, gsize out_size)
+{
+  GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (base);
+  SimaConstHostBuffer ib = { in, in_size };
+  SimaHostBuffer ob = { out, out_size };
+  return sima_a65_quanttess_execute (&self->a65, &ib, 1, &ob, 1);
+}
+
+static SimaStatus
+gst_sima_quant_tess_encode (GstSimaBaseTransform * base,
+    SimaEv74Descriptor * desc)
+{
+  return sima_ev74_quanttess_encode_relocatable (&GST_SIMA_QUANT_TESS
+      (base)->plan, desc);
+}
+
+static GstCaps *
+gst_sima_quant_tess_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  return gst_sima_tiling_transform_caps (direction, caps, filter, "int8");
+}
+
+static GstCaps *
+gst_sima_quant_tess_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (trans);
+  GstSimaTilingProps tiling;
+
+  if (direction != GST_PAD_SINK)       /* fixating our (dense) sink side */
+    return gst_caps_fixate (othercaps);
+  GST_OBJECT_LOCK (self);
+  tiling = self->tiling;
+  GST_OBJECT_UNLOCK (self);
+  return gst_sima_tiling_fixate (&tiling, othercaps);
+}
+
+static void
+gst_sima_quant_tess_class_init (GstSimaQuantTessClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstSimaBaseTransformClass *sima_class = GST_SIMA_BASE_TRANSFORM_CLASS (klass);
+
+  gobject_class->set_property = gst_sima_quant_tess_set_property;
+  gobject_class->get_property = gst_sima_quant_tess_get_property;
+
+  /**
+   * GstSimaQuantTess:multiplier:
+   *
+   * Required. Each input value is multiplied by it (a multiplier, not a
+   * divisor): finite and > 0, subnormals allowed. The default 0 means
+   * unset, and the element refuses to start.
+   */
+  g_object_class_install_property (gobject_class, PROP_MULTIPLIER,
+      g_param_spec_float ("multiplier", "Multiplier",
+          "Required: x * multiplier is rounded to binary32, then to an "
+          "integer (finite, > 0; 0 = unset)", 0.0f, G_MAXFLOAT, 0.0f,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_ZERO_POINT,
+      g_param_spec_int ("zero-point", "Zero point",
+          "Added after rounding; also the value of padding channels", -128,
+          127, 0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_ROUNDING,
+      g_param_spec_enum ("rounding", "Rounding",
+          "How the binary32 product becomes an integer",
+          GST_TYPE_SIMA_ROUNDING, SIMA_ROUNDING_NEAREST_EVEN,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  gst_sima_tiling_install_properties (gobject_class, PROP_TILING);
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "SiMa QuantTess", "Filter/Converter/Tensor",
+      "Quantizes float tensors to INT8 MLA tiles, bit-exact, on the EV74 or "
+      "the A65", "gst-sima-kernels developers");
+
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_sima_quant_tess_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_sima_quant_tess_fixate_caps);
+
+  sima_class->op_name = "QuantTess";
+  sima_class->route = SIMA_EV74_ROUTE_QUANTTESS;
+  sima_class->capability = SIMA_EV74_QUANTTESS_CAPABILITY;
+  sima_class->check_properties = gst_sima_quant_tess_check_properties;
+  sima_class->prepare = gst_sima_quant_tess_prepare;
+  sima_class->execute_a65 = gst_sima_quant_tess_execute_a65;
+  sima_class->encode = gst_sima_quant_tess_encode;
+
+  gst_type_mark_as_plugin_api (GST_TYPE_SIMA_ROUNDING, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_SIMA_CHANNELS, 0);
+}
+
+static void
+gst_sima_quant_tess_init (GstSimaQuantTess * self)
+{
+  self->multiplier = 0.0f;
+  self->zero_point = 0;
+  self->rounding = SIMA_ROUNDING_NEAREST_EVEN;
+  gst_sima_tiling_props_init (&self->tiling);
+}

@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/**
+ * SECTION:element-simatensorsrc
+ * @title: simatensorsrc
+ *
+ * Produces contiguous tensors of the negotiated caps (dtype float32,
+ * float16, bfloat16 or int8; any shape of rank 1-6; default float32
+ * <1,224,224,3>) filled with a pattern from the kernel core: a ramp, seeded
+ * random values in a range, a constant, or special values (NaN, infinities,
+ * signed zeros, subnormals, extremes, rounding ties). Pipelines, tests and
+ * demos need no files.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 simatensorsrc pattern=random seed=7 min=-2 max=2 \
+ *   num-buffers=10 ! \
+ *   application/vnd.simaai.tensor,dtype=float16,shape="<2,64,64,8>" ! \
+ *   fakesink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstsimatensorsrc.h"
+
+#include <simaai/kernels/layout.h>
+#include <simaai/kernels/pattern.h>
+
+#include "gstsimacaps.h"
+#include "gstsimaenums.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_sima_tensor_src_debug);
+#define GST_CAT_DEFAULT gst_sima_tensor_src_debug
+
+#define DEFAULT_PATTERN SIMA_PATTERN_RAMP
+#define DEFAULT_MIN (-1.0)
+#define DEFAULT_MAX 1.0
+#define DEFAULT_FRAME_DURATION (GST_SECOND / 30)
+
+enum
+{
+  PROP_0,
+  PROP_PATTERN,
+  PROP_MIN,
+  PROP_MAX,
+  PROP_VALUE,
+  PROP_SEED,
+  PROP_FRAME_DURATION,
+  PROP_IS_LIVE,
+};
+
+struct _GstSimaTensorSrc
+{
+  GstPushSrc parent;
+  SimaPatternParams params;     /* object lock */
+  GstClockTime frame_duration;
+  SimaTensorSpec spec;          /* negotiated */
+  guint64 bytes;
+  guint64 frame;
+};
+
+G_DEFINE_TYPE_WITH_CODE (GstSimaTensorSrc, gst_sima_tensor_src,
+    GST_TYPE_PUSH_SRC,
+    GST_DEBUG_CATEGORY_INIT (gst_sima_tensor_src_debug, "simatensorsrc", 0,
+        "SiMa tensor test source"));
+GST_ELEMENT_REGISTER_DEFINE (simatensorsrc, "simatensorsrc", GST_RANK_NONE,
+    GST_TYPE_SIMA_TENSOR_SRC);
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
+        "dtype = (string) { float32, float16, bfloat16, int8 }, "
+        "layout = (string) contiguous"));
+
+static void
+gst_sima_tensor_src_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstSimaTensorSrc *self = GST_SIMA_TENSOR_SRC (object);
+
+  if (prop_id == PROP_IS_LIVE) {
+    gst_base_src_set_live (GST_BASE_SRC (self), g_value_get_boolean (value));
+    return;
+  }
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_PATTERN:
+      self->params.pattern = (SimaPattern) g_value_get_enum (value);
+      break;
+    case PROP_MIN:
+      self->params.min = g_value_get_double (value);
+      break;
+    case PROP_MAX:
+      self->params.max = g_value_get_double (value);
+      break;
+    case PROP_VALUE:
+      self->params.value = g_value_get_double (value);
+      break;
+    case PROP_SEED:
+      self->params.seed = g_value_get_uint64 (value);
+      break;
+    case PROP_FRAME_DURATION:
+      self->frame_duration = g_value_get_uint64 (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_sima_tensor_src_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstSimaTensorSrc *self = GST_SIMA_TENSOR_SRC (object);
+
+  if (prop_id == PROP_IS_LIVE) {
+    g_value_set_boolean (value, gst_base_src_is_live (GST_BASE_SRC (self)));
+    return;
+  }
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_PATTERN:
+      g_value_set_enum (value, self->params.pattern);
+      break;
+    case PROP_MIN:
+      g_value_set_double (value, self->params.min);
+      break;
+    case PROP_MAX:
+      g_value_set_double (value, self->params.max);
+      break;
+    case PROP_VALUE:
+      g_value_set_double (value, self->params.value);
+      break;
+    case PROP_SEED:
+      g_value_set_uint64 (value, self->params.seed);
+      break;
+    case PROP_FRAME_DURATION:
+      g_value_set_uint64 (value, self->frame_duration);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* Open fields become float32, <1,224,224,3>, contiguous. */
+static GstCaps *
+gst_sima_tensor_src_fixate (GstBaseSrc * src, GstCaps * caps)
+{
+  static const int64_t shape[4] = { 1, 224, 224, 3 };
+  GstStructure *s;
+
+  caps = gst_caps_make_writable (gst_caps_truncate (caps));
+  s = gst_caps_get_structure (caps, 0);
+  if (!gst_structure_has_field (s, "shape")) {
+    GValue v = G_VALUE_INIT;
+    gst_sima_value_set_int_array (&v, shape, 4);
+    gst_structure_take_value (s, "shape", &v);
+  }
+  gst_structure_fixate_field_string (s, "dtype", "float32");
+  gst_structure_fixate_field_string (s, "layout", "contiguous");
+  return GST_BASE_SRC_CLASS (gst_sima_tensor_src_parent_class)->fixate (src,
+      caps);
+}
+
+static gboolean
+gst_sima_tensor_src_set_caps (GstBaseSrc * src, GstCaps * caps)
+{
+  GstSimaTensorSrc *self = GST_SIMA_TENSOR_SRC (src);
+  gchar *error = NULL;
+  uint64_t bytes;
+  SimaStatus st;
+
+  if (!gst_sima_caps_to_spec (gst_caps_get_structure (caps, 0), &self->spec,
+          &error)) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", error), (NULL));
+    g_free (error);
+    return FALSE;
+  }
+  st = sima_tensor_required_bytes (&self->spec, "tensor", &bytes);
+  if (st.code != SIMA_OK) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", st.message), (NULL));
+    return FALSE;
+  }
+  self->bytes = bytes;
+  return TRUE;
+}
+
+static gboolean
+gst_sima_tensor_src_start (GstBaseSrc * src)
+{
+  GST_SIMA_TENSOR_SRC (src)->frame = 0;
+  return TRUE;
+}
+
+/* Base source treats a block size of 0 as "nothing to read" and skips
+ * fill(); an empty tensor is still a buffer (of 0 bytes) with timestamps,
+ * so buffers are made here, of exactly the tensor's size. */
+static GstFlowReturn
+gst_sima_tensor_src_fill (GstPushSrc * psrc, GstBuffer * buffer);
+
+static GstFlowReturn
+gst_sima_tensor_src_create (GstPushSrc * psrc, GstBuffer ** buffer)
+{
+  GstSimaTensorSrc *self = GST_SIMA_TENSOR_SRC (psrc);
+  GstFlowReturn ret;
+
+  *buffer = gst_buffer_new_allocate (NULL, (gsize) self->bytes, NULL);
+  if (*buffer == NULL)
+    return GST_FLOW_ERROR;
+  ret = gst_sima_tensor_src_fill (psrc, *buffer);
+  if (ret != GST_FLOW_OK)
+    gst_clear_buffer (buffer);
+  return ret;
+}
+
+static GstFlowReturn
+gst_sima_tensor_src_fill (GstPushSrc * psrc, GstBuffer * buffer)
+{
+  GstSimaTensorSrc *self = GST_SIMA_TENSOR_SRC (psrc);
+  SimaPatternParams params;
+  GstClockTime duration;
+  GstMapInfo map;
+  SimaStatus st;
+
+  GST_OBJECT_LOCK (self);
+  params = self->params;
+  duration = self->frame_duration;
+  GST_OBJECT_UNLOCK (self);
+  if (self->bytes > 0) {
+    if (!gst_buffer_map (buffer, &map, GST_MAP_WRITE))
+      return GST_FLOW_ERROR;
+    st = sima_pattern_fill (&self->spec, &params, self->frame, map.data,
+        map.size);
+    gst_buffer_unmap (buffer, &map);
+  } else {
+    st = sima_status_ok ();     /* an empty tensor: no values to write */
+  }
+  if (st.code != SIMA_OK) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("%s", st.message), (NULL));
+    return GST_FLOW_ERROR;
+  }
+  GST_BUFFER_PTS (buffer) = self->frame * duration;
+  GST_BUFFER_DURATION (buffer) = duration;
+  GST_BUFFER_OFFSET (buffer) = self->frame;
+  GST_BUFFER_OFFSET_END (buffer) = self->frame + 1;
+  self->frame++;
+  return GST_FLOW_OK;
+}
+
+/* A live source is paced by the clock: base source waits until each
+ * buffer's running time before pushing it. */
+static void
+gst_sima_tensor_src_get_times (GstBaseSrc * src, GstBuffer * buffer,
+    GstClockTime * start, GstClockTime * end)
+{
+  *start = *end = GST_CLOCK_TIME_NONE;
+  if (!gst_base_src_is_live (src) || !GST_BUFFER_PTS_IS_VALID (buffer))
+    return;
+  *start = GST_BUFFER_PTS (buffer);
+  if (GST_BUFFER_DURATION_IS_VALID (buffer))
+    *end = *start + GST_BUFFER_DURATION (buffer);
+}
+
+static void
+gst_sima_tensor_src_class_init (GstSimaTensorSrcClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseSrcClass *basesrc_class = GST_BASE_SRC_CLASS (klass);
+  GstPushSrcClass *pushsrc_class = GST_PUSH_SRC_CLASS (klass);
+
+  gobject_class->set_property = gst_sima_tensor_src_set_property;
+  gobject_class->get_property = gst_sima_tensor_src_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_PATTERN,
+      g_param_spec_enum ("pattern", "Pattern", "What the tensors hold",
+          GST_TYPE_SIMA_PATTERN, DEFAULT_PATTERN,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_MIN,
+      g_param_spec_double ("min", "Minimum",
+          "Lowest value of the ramp and random patterns", -G_MAXDOUBLE,
+          G_MAXDOUBLE, DEFAULT_MIN, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_MAX,
+      g_param_spec_double ("max", "Maximum",
+          "Highest value of the ramp and random patterns", -G_MAXDOUBLE,
+          G_MAXDOUBLE, DEFAULT_MAX, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_VALUE,
+      g_param_spec_double ("value", "Value",
+          "The value of the constant pattern", -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_SEED,
+      g_param_spec_uint64 ("seed", "Seed",
+          "Seed of the random pattern (the same seed gives the same "
+          "tensors)", 0, G_MAXUINT64, 0,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_FRAME_DURATION,
+      g_param_spec_uint64 ("frame-duration", "Frame duration",
+          "Nanoseconds between buffers (timestamps; the pace when live)", 1,
+          G_MAXUINT64, DEFAULT_FRAME_DURATION,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_IS_LIVE,
+      g_param_spec_boolean ("is-live", "Is live",
+          "Act as a live source (buffers paced by the clock)", FALSE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "SiMa tensor test source", "Source/Tensor",
+      "Produces test tensors (ramp, random, constant, special values)",
+      "gst-sima-kernels developers");
+
+  basesrc_class->fixate = GST_DEBUG_FUNCPTR (gst_sima_tensor_src_fixate);
+  basesrc_class->set_caps = GST_DEBUG_FUNCPTR (gst_sima_tensor_src_set_caps);
+  basesrc_class->start = GST_DEBUG_FUNCPTR (gst_sima_tensor_src_start);
+  basesrc_class->get_times = GST_DEBUG_FUNCPTR (gst_sima_tensor_src_get_times);
+  pushsrc_class->create = GST_DEBUG_FUNCPTR (gst_sima_tensor_src_create);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_SIMA_PATTERN, 0);
+}
+
+static void
+gst_sima_tensor_src_init (GstSimaTensorSrc * self)
+{
+  self->params.pattern = DEFAULT_PATTERN;
+  self->params.min = DEFAULT_MIN;
+  self->params.max = DEFAULT_MAX;
+  self->params.value = 0.0;
+  self->params.seed = 0;
+  self->frame_duration = DEFAULT_FRAME_DURATION;
+  gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
+}

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "check_util.h"
+
+#include <simaai/kernels/layout.h>
+#include <string.h>
+
+#include "gstsimacaps.h"
+
+void
+check_harness_new (CheckHarness * c, const gchar * description,
+    const gchar * in_caps, const gchar * out_caps)
+{
+  GstElement *e = gst_parse_launch (description, NULL);
+
+  /* the bus goes on before the harness starts the element, so that
+   * messages posted in start() (warnings of the backend policy) arrive */
+  fail_unless (e != NULL, "cannot make %s", description);
+  c->bus = gst_bus_new ();
+  gst_element_set_bus (e, c->bus);
+  c->h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  /* downstream first: setting the source caps starts negotiation */
+  if (out_caps != NULL)
+    gst_harness_set_sink_caps_str (c->h, out_caps);
+  if (in_caps != NULL)
+    gst_harness_set_src_caps_str (c->h, in_caps);
+}
+
+void
+check_harness_free (CheckHarness * c)
+{
+  gst_harness_teardown (c->h);
+  gst_object_unref (c->bus);
+}
+
+GstElement *
+check_harness_element (CheckHarness * c)
+{
+  GstElement *e = c->h->element, *child = NULL;
+  GstIterator *it;
+  GValue v = G_VALUE_INIT;
+
+  if (!GST_IS_BIN (e))
+    return e;
+  it = gst_bin_iterate_elements (GST_BIN (e));
+  if (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    child = g_value_get_object (&v);
+    g_value_unset (&v);
+  }
+  gst_iterator_free (it);
+  return child;             /* the bin keeps it alive */
+}
+
+gchar *
+check_pop_message (CheckHarness * c, GstMessageType type)
+{
+  GstMessage *msg;
+  gchar *text = NULL;
+
+  while ((msg = gst_bus_pop (c->bus)) != NULL) {
+    if (text == NULL && GST_MESSAGE_TYPE (msg) == type) {
+      GError *err = NULL;
+      gchar *debug = NULL;
+      if (type == GST_MESSAGE_ERROR)
+        gst_message_parse_error (msg, &err, &debug);
+      else
+        gst_message_parse_warning (msg, &err, &debug);
+      text = g_strdup (err->message);
+      g_error_free (err);
+      g_free (debug);
+    }
+    gst_message_unref (msg);
+  }
+  return text;
+}
+
+gchar *
+check_start_message (const gchar * description, GstMessageType type,
+    GstStateChangeReturn * result)
+{
+  GstElement *e = gst_parse_launch (description, NULL);
+  CheckHarness c;
+  GstStateChangeReturn ret;
+  gchar *text;
+
+  fail_unless (e != NULL, "cannot make %s", description);
+  c.bus = gst_bus_new ();
+  gst_element_set_bus (e, c.bus);
+  ret = gst_element_set_state (e, GST_STATE_PLAYING);
+  if (result != NULL)
+    *result = ret;
+  text = check_pop_message (&c, type);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_object_unref (e);
+  gst_object_unref (c.bus);
+  return text;
+}
+
+SimaTensorSpec
+check_spec (const gchar * caps_str)
+{
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  SimaTensorSpec spec;
+  gchar *error = NULL;
+
+  fail_unless (caps != NULL, "bad caps %s", caps_str);
+  fail_unless (gst_sima_caps_to_spec (gst_caps_get_structure (caps, 0), &spec,
+          &error), "%s", error);
+  gst_caps_unref (caps);
+  return spec;
+}
+
+guint64
+check_required_bytes (const SimaTensorSpec * spec)
+{
+  uint64_t bytes = 0;
+  SimaStatus st = sima_tensor_required_bytes (spec, "tensor", &bytes);
+  fail_unless (st.code == SIMA_OK, "%s", st.message);
+  return bytes;
+}
+
+GstBuffer *
+check_random_buffer (guint64 bytes, guint64 seed)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, (gsize) bytes, NULL);
+  GRand *rand = g_rand_new_with_seed ((guint32) seed);
+  GstMapInfo map;
+  gsize i;
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  for (i = 0; i < map.size; i++)
+    map.data[i] = (guint8) g_rand_int (rand);
+  gst_buffer_unmap (buf, &map);
+  g_rand_free (rand);
+  return buf;
+}
+
+GstBuffer *
+check_tensor_buffer (const SimaTensorSpec * spec, guint64 bytes,
+    SimaPattern pattern, guint64 seed)
+{
+  SimaPatternParams p = { pattern, -1.5, 1.5, 0.25, seed };
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, (gsize) bytes, NULL);
+  GstMapInfo map;
+  SimaStatus st;
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  st = sima_pattern_fill (spec, &p, seed, map.data, map.size);
+  gst_buffer_unmap (buf, &map);
+  fail_unless (st.code == SIMA_OK, "%s", st.message);
+  return buf;
+}
+
+gboolean
+check_buffer_equals (GstBuffer * buf, const guint8 * expected, gsize bytes)
+{
+  GstMapInfo map;
+  gboolean same;
+
+  if (buf == NULL || !gst_buffer_map (buf, &map, GST_MAP_READ))
+    return FALSE;
+  same = map.size == bytes && memcmp (map.data, expected, bytes) == 0;
+  gst_buffer_unmap (buf, &map);
+  return same;
+}

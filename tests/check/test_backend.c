@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The backend policy and device faults, for all three converters:
+ *  - backend=ev74 without a usable device or capability: start fails with
+ *    an error naming the capability and the properties to set;
+ *  - fallback=a65: exactly one warning, and output equal to the A65's;
+ *  - SIMA_EV74_DEVICE supplies the device when the property is unset;
+ *  - a DMA error, a worker failure and a job that outlives the timeout,
+ *    injected mid-stream: a flow error with a clear message, no crash, a
+ *    clean shutdown, and the device keeps the buffers of the late job.
+ */
+#include <simaai/kernels/ev74/device.h>
+#include <string.h>
+
+#include "check_util.h"
+#include "gstsimaenums.h"
+
+#define IN_CAPS TENSOR ",dtype=float32,shape=(int)<8,16,3>,layout=contiguous"
+#define TILES_CAPS TENSOR ",dtype=int8,shape=(int)<8,16,3>,layout=mla-tiled," \
+  "tile-axes=(int)<-1,0,1,2>,tile-shape=(int)<1,8,16,16>,channels=pad16"
+
+static const struct {
+  const gchar *element;         /* with its required parameter */
+  const gchar *capability;
+  const gchar *route;
+  const gchar *in_caps;
+} ops[3] = {
+  { "simaquanttess multiplier=64", "simaai_kernels_ev74_quanttess_v1", "49",
+    IN_CAPS },
+  { "simacasttess", "simaai_kernels_ev74_casttess_v1", "51", IN_CAPS },
+  { "simadetessdequant scale=0.0625", "simaai_kernels_ev74_detessdequant_v1",
+    "50", TILES_CAPS },
+};
+
+static gint
+active_backend (GstElement * e)
+{
+  gint v;
+  g_object_get (e, "active-backend", &v, NULL);
+  return v;
+}
+
+static GstBuffer *
+input_for (int op)
+{
+  SimaTensorSpec spec = check_spec (ops[op].in_caps);
+  guint64 bytes = check_required_bytes (&spec);
+  return op == 2 ? check_random_buffer (bytes, 3)
+      : check_tensor_buffer (&spec, bytes, SIMA_PATTERN_RANDOM, 3);
+}
+
+/* The output of `element` for input_for (op) on backend=a65. */
+static GstBuffer *
+a65_output (int op)
+{
+  CheckHarness c;
+  gchar *desc = g_strdup_printf ("%s backend=a65", ops[op].element);
+  GstBuffer *out;
+
+  check_harness_new (&c, desc, ops[op].in_caps, NULL);
+  out = gst_harness_push_and_pull (c.h, input_for (op));
+  check_harness_free (&c);
+  g_free (desc);
+  return out;
+}
+
+static gboolean
+buffers_equal (GstBuffer * a, GstBuffer * b)
+{
+  GstMapInfo ma;
+  gboolean same;
+
+  gst_buffer_map (a, &ma, GST_MAP_READ);
+  same = check_buffer_equals (b, ma.data, ma.size);
+  gst_buffer_unmap (a, &ma);
+  return same;
+}
+
+GST_START_TEST (test_no_device_no_fallback)
+{
+  int op;
+
+  g_unsetenv ("SIMA_EV74_DEVICE");
+  for (op = 0; op < 3; op++) {
+    GstStateChangeReturn ret;
+    gchar *desc = g_strdup_printf ("%s", ops[op].element);
+    gchar *msg = check_start_message (desc, GST_MESSAGE_ERROR, &ret);
+    fail_unless_equals_int (ret, GST_STATE_CHANGE_FAILURE);
+    fail_unless (msg && strstr (msg, ops[op].capability)
+        && strstr (msg, "/dev/simaai-ev74") && strstr (msg, "backend=a65")
+        && strstr (msg, "fallback=a65"), "%s: %s", ops[op].element, msg);
+    g_free (msg);
+    g_free (desc);
+  }
+}
+GST_END_TEST;
+
+GST_START_TEST (test_capability_missing_no_fallback)
+{
+  int op;
+
+  for (op = 0; op < 3; op++) {
+    GstStateChangeReturn ret;
+    gchar *desc = g_strdup_printf ("%s device=emulator:missing=%s",
+        ops[op].element, ops[op].route);
+    gchar *msg = check_start_message (desc, GST_MESSAGE_ERROR, &ret);
+    fail_unless_equals_int (ret, GST_STATE_CHANGE_FAILURE);
+    fail_unless (msg && strstr (msg, ops[op].capability)
+        && strstr (msg, "fallback=a65"), "%s: %s", desc, msg);
+    g_free (msg);
+    g_free (desc);
+  }
+}
+GST_END_TEST;
+
+/* One warning, then the A65's bytes. */
+GST_START_TEST (test_capability_missing_fallback)
+{
+  int op;
+
+  for (op = 0; op < 3; op++) {
+    gchar *desc = g_strdup_printf ("%s device=emulator:missing=%s "
+        "fallback=a65", ops[op].element, ops[op].route);
+    GstBuffer *want = a65_output (op), *got;
+    CheckHarness c;
+    gchar *msg;
+
+    check_harness_new (&c, desc, ops[op].in_caps, NULL);
+    got = gst_harness_push_and_pull (c.h, input_for (op));
+    fail_unless (buffers_equal (want, got), "%s: fallback output differs "
+        "from the A65's", desc);
+    fail_unless_equals_int (active_backend (check_harness_element (&c)),
+        GST_SIMA_ACTIVE_A65_FALLBACK);
+    msg = check_pop_message (&c, GST_MESSAGE_WARNING);
+    fail_unless (msg && strstr (msg, ops[op].capability)
+        && strstr (msg, "fallback=a65"), "warning: %s", msg);
+    g_free (msg);
+    /* exactly one: pushing more posts nothing new */
+    gst_buffer_unref (gst_harness_push_and_pull (c.h, input_for (op)));
+    msg = check_pop_message (&c, GST_MESSAGE_WARNING);
+    fail_unless (msg == NULL, "a second warning: %s", msg);
+    gst_buffer_unref (got);
+    gst_buffer_unref (want);
+    check_harness_free (&c);
+    g_free (desc);
+  }
+}
+GST_END_TEST;
+
+/* The EV74 emulator gives the A65's bytes, for each op; the device comes
+ * from SIMA_EV74_DEVICE when the property is unset. */
+GST_START_TEST (test_ev74_matches_a65)
+{
+  int op;
+
+  g_setenv ("SIMA_EV74_DEVICE", "emulator:workers=3", TRUE);
+  for (op = 0; op < 3; op++) {
+    GstBuffer *want = a65_output (op), *got;
+    CheckHarness c;
+
+    check_harness_new (&c, ops[op].element, ops[op].in_caps, NULL);
+    got = gst_harness_push_and_pull (c.h, input_for (op));
+    fail_unless_equals_int (active_backend (check_harness_element (&c)),
+        GST_SIMA_ACTIVE_EV74);
+    fail_unless (buffers_equal (want, got), "%s on the emulator differs from "
+        "the A65", ops[op].element);
+    gst_buffer_unref (got);
+    gst_buffer_unref (want);
+    check_harness_free (&c);
+  }
+  g_unsetenv ("SIMA_EV74_DEVICE");
+}
+GST_END_TEST;
+
+/* Injects `fault` into the element's (shared) device after one good
+ * buffer; the next buffer must fail with `text` in the error. */
+static void
+fault_midstream (const gchar * spec, const gchar * fault, const gchar * extra,
+    const gchar * text)
+{
+  gchar *desc = g_strdup_printf ("simaquanttess multiplier=64 device=%s %s",
+      spec, extra);
+  SimaEv74Device *dev;
+  CheckHarness c;
+  GstFlowReturn ret;
+  gchar *msg;
+
+  fail_unless (sima_ev74_device_open (spec, &dev).code == SIMA_OK);
+  check_harness_new (&c, desc, IN_CAPS, NULL);
+  gst_buffer_unref (gst_harness_push_and_pull (c.h, input_for (0)));
+  fail_unless (sima_ev74_device_configure (dev, fault).code == SIMA_OK);
+  ret = gst_harness_push (c.h, input_for (0));
+  fail_unless_equals_int (ret, GST_FLOW_ERROR);
+  msg = check_pop_message (&c, GST_MESSAGE_ERROR);
+  fail_unless (msg && strstr (msg, text), "%s: error %s", fault, msg);
+  g_free (msg);
+  sima_ev74_device_configure (dev, "fault=none");
+  check_harness_free (&c);      /* clean shutdown after the error */
+  sima_ev74_device_unref (dev);
+  g_free (desc);
+}
+
+GST_START_TEST (test_dma_error_midstream)
+{
+  fault_midstream ("emulator:workers=2,local-kib=64", "fault=dma-error,"
+      "fault-after-commands=1", "", "a DMA transfer failed");
+}
+GST_END_TEST;
+
+GST_START_TEST (test_worker_failure_midstream)
+{
+  fault_midstream ("emulator:workers=2,local-kib=65", "fault=worker-failure",
+      "", "stopped (injected worker failure)");
+}
+GST_END_TEST;
+
+/* The job outlives the element's timeout: error, shutdown, and the device
+ * still finishes the job into the buffers it holds. */
+GST_START_TEST (test_timeout_midstream)
+{
+  const gchar *spec = "emulator:workers=1,local-kib=66";
+  SimaEv74Device *dev;
+
+  fault_midstream (spec, "fault=hang,hang-ms=300", "timeout=30",
+      "did not finish within 30 ms");
+  /* the hung job still holds its regions (and through them the device):
+   * a job queued behind it on the one worker retires only after it */
+  fail_unless (sima_ev74_device_open (spec, &dev).code == SIMA_OK);
+  {
+    SimaEv74Descriptor d;
+    SimaEv74Job *job;
+    memset (&d, 0, sizeof d);
+    d.length = 232;
+    d.bytes[0] = 0x45;
+    d.bytes[1] = 0x56;
+    d.bytes[2] = 0x37;
+    d.bytes[3] = 0x34;
+    d.bytes[6] = 232;
+    d.bytes[8] = 49;
+    fail_unless (sima_ev74_submit (dev, &d, NULL, 0, &job).code == SIMA_OK);
+    /* an invalid descriptor: rejected by the firmware, after the hung job */
+    fail_unless (sima_ev74_job_wait (job, 5 * GST_SECOND).code
+        == SIMA_INVALID_DESCRIPTOR);
+    sima_ev74_job_unref (job);
+  }
+  sima_ev74_device_unref (dev);
+}
+GST_END_TEST;
+
+static Suite *
+backend_suite (void)
+{
+  Suite *s = suite_create ("backend");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 120);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_no_device_no_fallback);
+  tcase_add_test (tc, test_capability_missing_no_fallback);
+  tcase_add_test (tc, test_capability_missing_fallback);
+  tcase_add_test (tc, test_ev74_matches_a65);
+  tcase_add_test (tc, test_dma_error_midstream);
+  tcase_add_test (tc, test_worker_failure_midstream);
+  tcase_add_test (tc, test_timeout_midstream);
+  return s;
+}
+
+GST_CHECK_MAIN (backend);
