@@ -163,3 +163,47 @@ check_buffer_equals (GstBuffer * buf, const guint8 * expected, gsize bytes)
   gst_buffer_unmap (buf, &map);
   return same;
 }
+
+gboolean
+check_buffers_equal (GstBuffer * a, GstBuffer * b)
+{
+  GstMapInfo ma;
+  gboolean same;
+
+  if (a == NULL || !gst_buffer_map (a, &ma, GST_MAP_READ))
+    return FALSE;
+  same = check_buffer_equals (b, ma.data, ma.size);
+  gst_buffer_unmap (a, &ma);
+  return same;
+}
+
+const CheckOp check_ops[3] = {
+  { "simaquanttess multiplier=64", "simaai_kernels_ev74_quanttess_v1", "49",
+    CHECK_IN_CAPS },
+  { "simacasttess", "simaai_kernels_ev74_casttess_v1", "51", CHECK_IN_CAPS },
+  { "simadetessdequant scale=0.0625", "simaai_kernels_ev74_detessdequant_v1",
+    "50", CHECK_TILES_CAPS },
+};
+
+GstBuffer *
+check_op_input (int op, guint64 seed)
+{
+  SimaTensorSpec spec = check_spec (check_ops[op].in_caps);
+  guint64 bytes = check_required_bytes (&spec);
+  return op == 2 ? check_random_buffer (bytes, seed)
+      : check_tensor_buffer (&spec, bytes, SIMA_PATTERN_RANDOM, seed);
+}
+
+GstBuffer *
+check_op_a65_output (int op, guint64 seed)
+{
+  CheckHarness c;
+  gchar *desc = g_strdup_printf ("%s backend=a65", check_ops[op].element);
+  GstBuffer *out;
+
+  check_harness_new (&c, desc, check_ops[op].in_caps, NULL);
+  out = gst_harness_push_and_pull (c.h, check_op_input (op, seed));
+  check_harness_free (&c);
+  g_free (desc);
+  return out;
+}

@@ -54,6 +54,33 @@ GstBuffer *check_random_buffer (guint64 bytes, guint64 seed);
 gboolean check_buffer_equals (GstBuffer * buf, const guint8 * expected,
     gsize bytes);
 
+/* TRUE when a and b hold the same bytes. */
+gboolean check_buffers_equal (GstBuffer * a, GstBuffer * b);
+
+/* The three converters, each with its required parameter, its EV74
+ * capability and route, and input caps it accepts (8x16x3). */
+typedef struct {
+  const gchar *element;
+  const gchar *capability;
+  const gchar *route;
+  const gchar *in_caps;
+} CheckOp;
+
+#define CHECK_IN_CAPS TENSOR ",dtype=float32,shape=(int)<8,16,3>," \
+  "layout=contiguous"
+#define CHECK_TILES_CAPS TENSOR ",dtype=int8,shape=(int)<8,16,3>," \
+  "layout=mla-tiled,tile-axes=(int)<-1,0,1,2>,tile-shape=(int)<1,8,16,16>," \
+  "channels=pad16"
+
+extern const CheckOp check_ops[3];
+
+/* An input for check_ops[op] (system memory): random values in range for
+ * the converters, random bytes for the dequantizer. */
+GstBuffer *check_op_input (int op, guint64 seed);
+
+/* What check_ops[op] makes of check_op_input (op, seed) on backend=a65. */
+GstBuffer *check_op_a65_output (int op, guint64 seed);
+
 /* Bytes a spec needs (the core's answer). */
 guint64 check_required_bytes (const SimaTensorSpec * spec);
 

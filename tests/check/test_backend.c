@@ -15,65 +15,12 @@
 #include "check_util.h"
 #include "gstsimaenums.h"
 
-#define IN_CAPS TENSOR ",dtype=float32,shape=(int)<8,16,3>,layout=contiguous"
-#define TILES_CAPS TENSOR ",dtype=int8,shape=(int)<8,16,3>,layout=mla-tiled," \
-  "tile-axes=(int)<-1,0,1,2>,tile-shape=(int)<1,8,16,16>,channels=pad16"
-
-static const struct {
-  const gchar *element;         /* with its required parameter */
-  const gchar *capability;
-  const gchar *route;
-  const gchar *in_caps;
-} ops[3] = {
-  { "simaquanttess multiplier=64", "simaai_kernels_ev74_quanttess_v1", "49",
-    IN_CAPS },
-  { "simacasttess", "simaai_kernels_ev74_casttess_v1", "51", IN_CAPS },
-  { "simadetessdequant scale=0.0625", "simaai_kernels_ev74_detessdequant_v1",
-    "50", TILES_CAPS },
-};
-
 static gint
 active_backend (GstElement * e)
 {
   gint v;
   g_object_get (e, "active-backend", &v, NULL);
   return v;
-}
-
-static GstBuffer *
-input_for (int op)
-{
-  SimaTensorSpec spec = check_spec (ops[op].in_caps);
-  guint64 bytes = check_required_bytes (&spec);
-  return op == 2 ? check_random_buffer (bytes, 3)
-      : check_tensor_buffer (&spec, bytes, SIMA_PATTERN_RANDOM, 3);
-}
-
-/* The output of `element` for input_for (op) on backend=a65. */
-static GstBuffer *
-a65_output (int op)
-{
-  CheckHarness c;
-  gchar *desc = g_strdup_printf ("%s backend=a65", ops[op].element);
-  GstBuffer *out;
-
-  check_harness_new (&c, desc, ops[op].in_caps, NULL);
-  out = gst_harness_push_and_pull (c.h, input_for (op));
-  check_harness_free (&c);
-  g_free (desc);
-  return out;
-}
-
-static gboolean
-buffers_equal (GstBuffer * a, GstBuffer * b)
-{
-  GstMapInfo ma;
-  gboolean same;
-
-  gst_buffer_map (a, &ma, GST_MAP_READ);
-  same = check_buffer_equals (b, ma.data, ma.size);
-  gst_buffer_unmap (a, &ma);
-  return same;
 }
 
 GST_START_TEST (test_no_device_no_fallback)
@@ -83,12 +30,12 @@ GST_START_TEST (test_no_device_no_fallback)
   g_unsetenv ("SIMA_EV74_DEVICE");
   for (op = 0; op < 3; op++) {
     GstStateChangeReturn ret;
-    gchar *desc = g_strdup_printf ("%s", ops[op].element);
+    gchar *desc = g_strdup_printf ("%s", check_ops[op].element);
     gchar *msg = check_start_message (desc, GST_MESSAGE_ERROR, &ret);
     fail_unless_equals_int (ret, GST_STATE_CHANGE_FAILURE);
-    fail_unless (msg && strstr (msg, ops[op].capability)
+    fail_unless (msg && strstr (msg, check_ops[op].capability)
         && strstr (msg, "/dev/simaai-ev74") && strstr (msg, "backend=a65")
-        && strstr (msg, "fallback=a65"), "%s: %s", ops[op].element, msg);
+        && strstr (msg, "fallback=a65"), "%s: %s", check_ops[op].element, msg);
     g_free (msg);
     g_free (desc);
   }
@@ -102,10 +49,10 @@ GST_START_TEST (test_capability_missing_no_fallback)
   for (op = 0; op < 3; op++) {
     GstStateChangeReturn ret;
     gchar *desc = g_strdup_printf ("%s device=emulator:missing=%s",
-        ops[op].element, ops[op].route);
+        check_ops[op].element, check_ops[op].route);
     gchar *msg = check_start_message (desc, GST_MESSAGE_ERROR, &ret);
     fail_unless_equals_int (ret, GST_STATE_CHANGE_FAILURE);
-    fail_unless (msg && strstr (msg, ops[op].capability)
+    fail_unless (msg && strstr (msg, check_ops[op].capability)
         && strstr (msg, "fallback=a65"), "%s: %s", desc, msg);
     g_free (msg);
     g_free (desc);
@@ -120,23 +67,23 @@ GST_START_TEST (test_capability_missing_fallback)
 
   for (op = 0; op < 3; op++) {
     gchar *desc = g_strdup_printf ("%s device=emulator:missing=%s "
-        "fallback=a65", ops[op].element, ops[op].route);
-    GstBuffer *want = a65_output (op), *got;
+        "fallback=a65", check_ops[op].element, check_ops[op].route);
+    GstBuffer *want = check_op_a65_output (op, 3), *got;
     CheckHarness c;
     gchar *msg;
 
-    check_harness_new (&c, desc, ops[op].in_caps, NULL);
-    got = gst_harness_push_and_pull (c.h, input_for (op));
-    fail_unless (buffers_equal (want, got), "%s: fallback output differs "
+    check_harness_new (&c, desc, check_ops[op].in_caps, NULL);
+    got = gst_harness_push_and_pull (c.h, check_op_input (op, 3));
+    fail_unless (check_buffers_equal (want, got), "%s: fallback output differs "
         "from the A65's", desc);
     fail_unless_equals_int (active_backend (check_harness_element (&c)),
         GST_SIMA_ACTIVE_A65_FALLBACK);
     msg = check_pop_message (&c, GST_MESSAGE_WARNING);
-    fail_unless (msg && strstr (msg, ops[op].capability)
+    fail_unless (msg && strstr (msg, check_ops[op].capability)
         && strstr (msg, "fallback=a65"), "warning: %s", msg);
     g_free (msg);
     /* exactly one: pushing more posts nothing new */
-    gst_buffer_unref (gst_harness_push_and_pull (c.h, input_for (op)));
+    gst_buffer_unref (gst_harness_push_and_pull (c.h, check_op_input (op, 3)));
     msg = check_pop_message (&c, GST_MESSAGE_WARNING);
     fail_unless (msg == NULL, "a second warning: %s", msg);
     gst_buffer_unref (got);
@@ -155,15 +102,15 @@ GST_START_TEST (test_ev74_matches_a65)
 
   g_setenv ("SIMA_EV74_DEVICE", "emulator:workers=3", TRUE);
   for (op = 0; op < 3; op++) {
-    GstBuffer *want = a65_output (op), *got;
+    GstBuffer *want = check_op_a65_output (op, 3), *got;
     CheckHarness c;
 
-    check_harness_new (&c, ops[op].element, ops[op].in_caps, NULL);
-    got = gst_harness_push_and_pull (c.h, input_for (op));
+    check_harness_new (&c, check_ops[op].element, check_ops[op].in_caps, NULL);
+    got = gst_harness_push_and_pull (c.h, check_op_input (op, 3));
     fail_unless_equals_int (active_backend (check_harness_element (&c)),
         GST_SIMA_ACTIVE_EV74);
-    fail_unless (buffers_equal (want, got), "%s on the emulator differs from "
-        "the A65", ops[op].element);
+    fail_unless (check_buffers_equal (want, got), "%s on the emulator differs from "
+        "the A65", check_ops[op].element);
     gst_buffer_unref (got);
     gst_buffer_unref (want);
     check_harness_free (&c);
@@ -186,10 +133,10 @@ fault_midstream (const gchar * spec, const gchar * fault, const gchar * extra,
   gchar *msg;
 
   fail_unless (sima_ev74_device_open (spec, &dev).code == SIMA_OK);
-  check_harness_new (&c, desc, IN_CAPS, NULL);
-  gst_buffer_unref (gst_harness_push_and_pull (c.h, input_for (0)));
+  check_harness_new (&c, desc, CHECK_IN_CAPS, NULL);
+  gst_buffer_unref (gst_harness_push_and_pull (c.h, check_op_input (0, 3)));
   fail_unless (sima_ev74_device_configure (dev, fault).code == SIMA_OK);
-  ret = gst_harness_push (c.h, input_for (0));
+  ret = gst_harness_push (c.h, check_op_input (0, 3));
   fail_unless_equals_int (ret, GST_FLOW_ERROR);
   msg = check_pop_message (&c, GST_MESSAGE_ERROR);
   fail_unless (msg && strstr (msg, text), "%s: error %s", fault, msg);
