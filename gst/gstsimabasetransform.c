@@ -13,11 +13,12 @@
 
 #include <simaai/kernels/layout.h>
 
+#include <gst/allocators/allocators.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
+#include "gstsimaallocator.h"
 #include "gstsimacaps.h"
+#include "gstsimaimport.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_sima_base_transform_debug);
 #define GST_CAT_DEFAULT gst_sima_base_transform_debug
@@ -25,6 +26,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_sima_base_transform_debug);
 #define DEFAULT_BACKEND GST_SIMA_BACKEND_EV74
 #define DEFAULT_FALLBACK GST_SIMA_FALLBACK_NONE
 #define DEFAULT_TIMEOUT_MS 5000
+/* stop() waits this long for jobs that timed out before giving up on them
+ * (their buffers are then leaked, never freed under the device) */
+#define RETIRE_WAIT_NS (30 * GST_SECOND)
 
 enum
 {
@@ -34,7 +38,18 @@ enum
   PROP_DEVICE,
   PROP_TIMEOUT,
   PROP_ACTIVE_BACKEND,
+  PROP_COPIES,
+  PROP_IMPORTS,
 };
+
+/* A job that outlived its wait: what it reads and writes stays referenced
+ * until the device retires it. */
+typedef struct
+{
+  SimaEv74Job *job;
+  GstBuffer *in;
+  GstBuffer *out;
+} InFlight;
 
 typedef struct
 {
@@ -49,9 +64,11 @@ typedef struct
   GstSimaActiveBackend active;  /* object lock */
   SimaEv74Device *dev;
   guint64 in_bytes, out_bytes;  /* from the negotiated caps, by the core */
-  GstSimaStaging in_stage, out_stage;
-  SimaEv74Descriptor desc;      /* encoded and bound to the staging */
-  guint64 copies;
+  SimaEv74Descriptor desc;      /* encoded per caps, bound per buffer */
+  /* DMA-BUF staging for buffers the device cannot read or write itself */
+  GstBufferPool *stage_in, *stage_out;
+  GList *inflight;              /* InFlight *, oldest first */
+  guint64 copies, imports;      /* object lock */
 } GstSimaBaseTransformPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstSimaBaseTransform,
@@ -64,39 +81,68 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstSimaBaseTransform,
   ((GstSimaBaseTransformPrivate *) \
    gst_sima_base_transform_get_instance_private (self))
 
-/* ---- staging: system memory through imported memfd buffers ------------- */
+/* ---- in-flight jobs and counters ----------------------------------------- */
 
 static void
-staging_free (GstSimaStaging * s)
+count (GstSimaBaseTransform * self, guint64 * counter)
 {
-  /* the device keeps its own reference for jobs still running */
-  if (s->region != NULL)
-    sima_ev74_region_unref (s->region);
-  if (s->host != NULL && s->host != MAP_FAILED)
-    munmap (s->host, s->size);
-  if (s->fd >= 0)
-    close (s->fd);
-  s->region = NULL;
-  s->host = NULL;
-  s->fd = -1;
-  s->size = 0;
+  GST_OBJECT_LOCK (self);
+  (*counter)++;
+  GST_OBJECT_UNLOCK (self);
 }
 
-static SimaStatus
-staging_alloc (GstSimaStaging * s, SimaEv74Device * dev, gsize size)
+/* Drops the jobs that have retired; with wait, waits for each first (up to
+ * RETIRE_WAIT_NS in all). A job that never retires keeps its buffers. */
+static void
+reap_inflight (GstSimaBaseTransform * self, gboolean wait)
 {
-  staging_free (s);
-  /* a zero-byte tensor still gets a page: regions are never empty */
-  s->size = size > 0 ? size : 1;
-  s->fd = memfd_create ("simakernels-staging", MFD_CLOEXEC);
-  if (s->fd < 0 || ftruncate (s->fd, (off_t) s->size) != 0)
-    return sima_status_make (SIMA_OUT_OF_RESOURCES,
-        "cannot create a %zu-byte staging buffer", s->size);
-  s->host = mmap (NULL, s->size, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
-  if (s->host == MAP_FAILED)
-    return sima_status_make (SIMA_OUT_OF_RESOURCES,
-        "cannot map a %zu-byte staging buffer", s->size);
-  return sima_ev74_region_import (dev, s->fd, s->size, &s->region);
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+  GList *l = priv->inflight, *next;
+  gint64 deadline = g_get_monotonic_time () + RETIRE_WAIT_NS / 1000;
+
+  for (; l != NULL; l = next) {
+    InFlight *f = l->data;
+    next = l->next;
+    if (wait) {
+      gint64 left = (deadline - g_get_monotonic_time ()) * 1000;
+      sima_ev74_job_wait (f->job, left > 0 ? left : 0);
+    }
+    if (!sima_ev74_job_retired (f->job)) {
+      if (wait)
+        GST_ERROR_OBJECT (self, "an EV74 job never retired: keeping its "
+            "buffers for good rather than freeing what the device may use");
+      continue;
+    }
+    sima_ev74_job_unref (f->job);
+    gst_buffer_unref (f->in);
+    gst_buffer_unref (f->out);
+    g_free (f);
+    priv->inflight = g_list_delete_link (priv->inflight, l);
+  }
+  if (wait && priv->inflight != NULL) {
+    g_list_free (priv->inflight);   /* deliberately leaked, see above */
+    priv->inflight = NULL;
+  }
+}
+
+static void
+pool_free (GstBufferPool ** pool)
+{
+  if (*pool != NULL) {
+    gst_buffer_pool_set_active (*pool, FALSE);
+    gst_object_unref (*pool);
+    *pool = NULL;
+  }
+}
+
+static GstBufferPool *
+staging_pool (guint64 bytes)
+{
+  GstBufferPool *pool = gst_sima_dmabuf_pool_new (NULL,
+      (guint) MAX (bytes, 1), 1);
+  if (pool != NULL && !gst_buffer_pool_set_active (pool, TRUE))
+    gst_clear_object (&pool);
+  return pool;
 }
 
 /* ---- properties ---------------------------------------------------------- */
@@ -152,6 +198,12 @@ gst_sima_base_transform_get_property (GObject * object, guint prop_id,
     case PROP_ACTIVE_BACKEND:
       g_value_set_enum (value, priv->active);
       break;
+    case PROP_COPIES:
+      g_value_set_uint64 (value, priv->copies);
+      break;
+    case PROP_IMPORTS:
+      g_value_set_uint64 (value, priv->imports);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -183,7 +235,9 @@ gst_sima_base_transform_start (GstBaseTransform * trans)
   SimaStatus st;
 
   priv->use_ev74 = FALSE;
-  priv->copies = 0;
+  GST_OBJECT_LOCK (self);
+  priv->copies = priv->imports = 0;
+  GST_OBJECT_UNLOCK (self);
   if (klass->check_properties != NULL && !klass->check_properties (self))
     return FALSE;
   GST_OBJECT_LOCK (self);
@@ -235,8 +289,9 @@ gst_sima_base_transform_stop (GstBaseTransform * trans)
   GstSimaBaseTransformPrivate *priv =
       PRIV (GST_SIMA_BASE_TRANSFORM (trans));
 
-  staging_free (&priv->in_stage);
-  staging_free (&priv->out_stage);
+  reap_inflight (GST_SIMA_BASE_TRANSFORM (trans), TRUE);
+  pool_free (&priv->stage_in);
+  pool_free (&priv->stage_out);
   sima_ev74_device_unref (priv->dev);
   priv->dev = NULL;
   priv->use_ev74 = FALSE;
@@ -286,19 +341,13 @@ gst_sima_base_transform_set_caps (GstBaseTransform * trans, GstCaps * incaps,
       " bytes per buffer", klass->op_name, priv->in_bytes, priv->out_bytes);
 
   if (priv->use_ev74) {
-    SimaEv74Binding bi, bo;
-    st = staging_alloc (&priv->in_stage, priv->dev, (gsize) in_bytes);
-    if (st.code == SIMA_OK)
-      st = staging_alloc (&priv->out_stage, priv->dev, (gsize) out_bytes);
-    if (st.code == SIMA_OK)
-      st = klass->encode (self, &priv->desc);
-    if (st.code == SIMA_OK) {
-      bi.bus_address = sima_ev74_region_bus_address (priv->in_stage.region);
-      bi.length = priv->in_stage.size;
-      bo.bus_address = sima_ev74_region_bus_address (priv->out_stage.region);
-      bo.length = priv->out_stage.size;
-      st = sima_ev74_descriptor_bind (&priv->desc, &bi, &bo);
-    }
+    st = klass->encode (self, &priv->desc);
+    pool_free (&priv->stage_in);
+    pool_free (&priv->stage_out);
+    if (st.code == SIMA_OK && ((priv->stage_in = staging_pool (in_bytes)) == NULL
+            || (priv->stage_out = staging_pool (out_bytes)) == NULL))
+      st = sima_status_make (SIMA_OUT_OF_RESOURCES,
+          "cannot make DMA-BUF staging buffers");
     if (st.code != SIMA_OK) {
       GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
           ("%s cannot prepare the EV74 job: %s", klass->op_name, st.message),
@@ -327,68 +376,299 @@ gst_sima_base_transform_transform_size (GstBaseTransform * trans,
   return TRUE;
 }
 
-/* Output buffers come from the core's size, 16-byte aligned (tiled
- * tensors need it; the DMA-BUF pool of the elements comes with issue 7). */
+/* ---- allocation: DMA-BUF pools ---------------------------------------------- */
+
+/* Upstream gets a pool of DMA-BUFs the size of our input, 16-byte aligned:
+ * buffers from it reach the device with no copy. */
+static gboolean
+gst_sima_base_transform_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstAllocator *allocator = gst_sima_dmabuf_allocator_get ();
+  GstAllocationParams params;
+  gboolean need_pool;
+  GstCaps *caps;
+  guint64 bytes = 0;
+
+  gst_allocation_params_init (&params);
+  params.align = 15;
+  gst_query_add_allocation_param (query, allocator, &params);
+  gst_object_unref (allocator);
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (need_pool && caps != NULL
+      && gst_sima_caps_required_bytes (caps, &bytes, NULL)) {
+    GstBufferPool *pool = gst_sima_dmabuf_pool_new (caps,
+        (guint) MAX (bytes, 1), 2);
+    if (pool != NULL) {
+      gst_query_add_allocation_pool (query, pool, (guint) MAX (bytes, 1), 2,
+          0);
+      gst_object_unref (pool);
+    }
+  }
+  return TRUE;
+}
+
+static gboolean
+pool_is_dmabuf (GstBufferPool * pool)
+{
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  GstAllocator *allocator = NULL;
+  gboolean dmabuf;
+
+  gst_buffer_pool_config_get_allocator (config, &allocator, NULL);
+  dmabuf = allocator != NULL && GST_IS_DMABUF_ALLOCATOR (allocator);
+  gst_structure_free (config);
+  return dmabuf;
+}
+
+/* Output buffers: downstream's pool if it gives DMA-BUFs, else ours. */
+static gboolean
+gst_sima_base_transform_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstSimaBaseTransformPrivate *priv = PRIV (GST_SIMA_BASE_TRANSFORM (trans));
+  guint size = (guint) MAX (priv->out_bytes, 1), min = 2, max = 0;
+  GstBufferPool *pool = NULL;
+  GstCaps *caps;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (gst_query_get_n_allocation_pools (query) > 0) {
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, &min, &max);
+    if (pool != NULL && !pool_is_dmabuf (pool))
+      gst_clear_object (&pool);
+  }
+  if (pool == NULL) {
+    pool = gst_sima_dmabuf_pool_new (caps, size, MAX (min, 2));
+  } else {
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_set_params (config, caps, size, min, max);
+    if (!gst_buffer_pool_set_config (pool, config))
+      gst_clear_object (&pool);
+  }
+  if (pool == NULL)
+    return FALSE;
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, MAX (min, 2),
+        max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, MAX (min, 2), max);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+/* An empty tensor is a buffer without memory, not a 1-byte pool buffer. */
 static GstFlowReturn
 gst_sima_base_transform_prepare_output_buffer (GstBaseTransform * trans,
     GstBuffer * input, GstBuffer ** outbuf)
 {
   GstSimaBaseTransformPrivate *priv = PRIV (GST_SIMA_BASE_TRANSFORM (trans));
-  GstAllocationParams params;
 
-  gst_allocation_params_init (&params);
-  params.align = 15;
-  *outbuf = gst_buffer_new_allocate (NULL, (gsize) priv->out_bytes, &params);
-  if (*outbuf == NULL)
-    return GST_FLOW_ERROR;
+  if (priv->out_bytes > 0)
+    return GST_BASE_TRANSFORM_CLASS (gst_sima_base_transform_parent_class)->
+        prepare_output_buffer (trans, input, outbuf);
+  *outbuf = gst_buffer_new ();
   gst_buffer_copy_into (*outbuf, input, GST_BUFFER_COPY_METADATA, 0, -1);
   return GST_FLOW_OK;
 }
 
 /* ---- processing ------------------------------------------------------------ */
 
+/* Copies size bytes between two buffers' first memories, with the DMA-BUF
+ * CPU-access brackets around both. */
+static gboolean
+copy_bytes (GstBuffer * from, GstBuffer * to, gsize size)
+{
+  GstMemory *src = gst_buffer_n_memory (from) == 1
+      ? gst_buffer_peek_memory (from, 0) : NULL;
+  GstMemory *dst = gst_buffer_peek_memory (to, 0);
+  GstMapInfo a, b;
+  gboolean ok;
+
+  gst_sima_dmabuf_sync_begin (src, FALSE);
+  gst_sima_dmabuf_sync_begin (dst, TRUE);
+  ok = gst_buffer_map (from, &a, GST_MAP_READ);
+  if (ok && !gst_buffer_map (to, &b, GST_MAP_WRITE)) {
+    gst_buffer_unmap (from, &a);
+    ok = FALSE;
+  }
+  if (ok) {
+    memcpy (b.data, a.data, size);
+    gst_buffer_unmap (to, &b);
+    gst_buffer_unmap (from, &a);
+  }
+  gst_sima_dmabuf_sync_end (dst, TRUE);
+  gst_sima_dmabuf_sync_end (src, FALSE);
+  return ok;
+}
+
+/* Where the device reads or writes `buf`: its own DMA-BUF memory when it
+ * has exactly one, else a staging DMA-BUF from `pool` (filled from buf
+ * for inputs, counted as a copy). *holder is a new reference on the buffer
+ * the device touches. */
+static SimaStatus
+device_buffer (GstSimaBaseTransform * self, GstBuffer * buf,
+    GstBufferPool * pool, guint64 bytes, gboolean input, GstBuffer ** holder,
+    SimaEv74Region ** region, SimaEv74Binding * binding)
+{
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+  GstMemory *mem;
+  gboolean imported;
+  SimaStatus st;
+
+  if (gst_buffer_n_memory (buf) == 1
+      && gst_is_dmabuf_memory (gst_buffer_peek_memory (buf, 0))) {
+    *holder = gst_buffer_ref (buf);
+  } else {
+    if (gst_buffer_pool_acquire_buffer (pool, holder, NULL) != GST_FLOW_OK)
+      return sima_status_make (SIMA_OUT_OF_RESOURCES,
+          "no DMA-BUF staging buffer");
+    if (input) {
+      if (!copy_bytes (buf, *holder, (gsize) bytes)) {
+        gst_clear_buffer (holder);
+        return sima_status_make (SIMA_OUT_OF_RESOURCES,
+            "cannot copy the input into a DMA-BUF");
+      }
+      count (self, &priv->copies);
+      GST_LOG_OBJECT (self, "copied %" G_GUINT64_FORMAT " bytes of %s input "
+          "into a DMA-BUF staging buffer", bytes,
+          gst_buffer_n_memory (buf) == 1 ? "system-memory" : "multi-memory");
+    }
+  }
+  mem = gst_buffer_peek_memory (*holder, 0);
+  st = gst_sima_memory_binding (mem, priv->dev, region, binding, &imported);
+  if (imported) {
+    count (self, &priv->imports);
+    GST_DEBUG_OBJECT (self, "imported DMA-BUF fd %d (%" G_GSIZE_FORMAT
+        " bytes) at bus %#" G_GINT64_MODIFIER "x",
+        gst_dmabuf_memory_get_fd (mem), mem->maxsize, binding->bus_address);
+  }
+  if (st.code != SIMA_OK)
+    gst_clear_buffer (holder);
+  return st;
+}
+
 static GstFlowReturn
-run_ev74 (GstSimaBaseTransform * self, const GstMapInfo * in,
-    const GstMapInfo * out)
+run_ev74 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf)
 {
   GstSimaBaseTransformClass *klass = GST_SIMA_BASE_TRANSFORM_GET_CLASS (self);
   GstSimaBaseTransformPrivate *priv = PRIV (self);
-  SimaEv74Region *regions[2] = { priv->in_stage.region,
-    priv->out_stage.region };
+  GstBuffer *in = NULL, *out = NULL;
+  SimaEv74Region *regions[2];
+  SimaEv74Binding bi, bo;
+  SimaEv74Descriptor desc;
   SimaEv74Job *job = NULL;
   guint timeout_ms;
   SimaStatus st;
 
   if (priv->out_bytes == 0)
     return GST_FLOW_OK;         /* an empty tensor needs no device job */
+  reap_inflight (self, FALSE);
   GST_OBJECT_LOCK (self);
   timeout_ms = priv->timeout_ms;
   GST_OBJECT_UNLOCK (self);
-  /* system memory: copied into the imported staging buffer */
-  memcpy (priv->in_stage.host, in->data, (size_t) priv->in_bytes);
-  priv->copies++;
-  st = sima_ev74_submit (priv->dev, &priv->desc, regions, 2, &job);
+
+  st = device_buffer (self, inbuf, priv->stage_in, priv->in_bytes, TRUE, &in,
+      &regions[0], &bi);
+  if (st.code == SIMA_OK)
+    st = device_buffer (self, outbuf, priv->stage_out, priv->out_bytes, FALSE,
+        &out, &regions[1], &bo);
+  desc = priv->desc;
+  if (st.code == SIMA_OK)
+    st = sima_ev74_descriptor_bind (&desc, &bi, &bo);
+  if (st.code == SIMA_OK)
+    st = sima_ev74_submit (priv->dev, &desc, regions, 2, &job);
   if (st.code == SIMA_OK)
     st = sima_ev74_job_wait (job, (gint64) timeout_ms * GST_MSECOND);
-  sima_ev74_job_unref (job);
   if (st.code == SIMA_TIMEOUT) {
-    /* the job still holds the staging regions: never reuse them */
-    staging_free (&priv->in_stage);
-    staging_free (&priv->out_stage);
+    /* the device may still read and write both: keep them until it is done */
+    InFlight *f = g_new (InFlight, 1);
+    f->job = job;
+    f->in = in;
+    f->out = out;
+    priv->inflight = g_list_append (priv->inflight, f);
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("%s: the EV74 did not finish within %u ms (timeout property)",
             klass->op_name, timeout_ms), ("%s", st.message));
     return GST_FLOW_ERROR;
   }
+  sima_ev74_job_unref (job);
+  if (st.code == SIMA_OK && out != outbuf) {
+    /* the result landed in staging: copy it out, now that it retired */
+    if (copy_bytes (out, outbuf, (gsize) priv->out_bytes))
+      count (self, &priv->copies);
+    else
+      st = sima_status_make (SIMA_OUT_OF_RESOURCES,
+          "cannot copy the result out of its DMA-BUF");
+  }
+  gst_clear_buffer (&in);
+  gst_clear_buffer (&out);
   if (st.code != SIMA_OK) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("%s failed on the EV74: %s", klass->op_name, st.message),
         ("status %s", sima_status_code_name (st.code)));
     return GST_FLOW_ERROR;
   }
-  memcpy (out->data, priv->out_stage.host, (size_t) priv->out_bytes);
-  priv->copies++;
   return GST_FLOW_OK;
+}
+
+/* The A65 path: the CPU reads the input and writes the output, inside the
+ * DMA-BUF CPU-access brackets when they are DMA-BUFs. */
+static GstFlowReturn
+run_a65 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstSimaBaseTransformClass *klass = GST_SIMA_BASE_TRANSFORM_GET_CLASS (self);
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+  GstMemory *src = gst_buffer_n_memory (inbuf) == 1
+      ? gst_buffer_peek_memory (inbuf, 0) : NULL;
+  GstMemory *dst = gst_buffer_n_memory (outbuf) == 1
+      ? gst_buffer_peek_memory (outbuf, 0) : NULL;
+  GstMapInfo in, out;
+  const gchar *unmapped = "input";
+  SimaStatus st;
+
+  gst_sima_dmabuf_sync_begin (src, FALSE);
+  gst_sima_dmabuf_sync_begin (dst, TRUE);
+  if (!gst_buffer_map (inbuf, &in, GST_MAP_READ))
+    goto map_in_failed;
+  if (!gst_buffer_map (outbuf, &out, GST_MAP_WRITE))
+    goto map_out_failed;
+
+  st = klass->execute_a65 (self, in.data, in.size, out.data, out.size);
+  if (st.code == SIMA_MISALIGNED_BUFFER) {
+    /* GStreamer promises 8-byte aligned memory; tiles need 16. An
+     * aligned copy of the input (counted) rather than an error. */
+    gpointer copy = g_malloc (in.size + 16);
+    guint8 *aligned = (guint8 *) (((guintptr) copy + 15) & ~(guintptr) 15);
+    memcpy (aligned, in.data, in.size);
+    count (self, &priv->copies);
+    GST_LOG_OBJECT (self, "copied %" G_GSIZE_FORMAT " bytes of misaligned "
+        "input", in.size);
+    st = klass->execute_a65 (self, aligned, in.size, out.data, out.size);
+    g_free (copy);
+  }
+  gst_buffer_unmap (outbuf, &out);
+  gst_buffer_unmap (inbuf, &in);
+  gst_sima_dmabuf_sync_end (dst, TRUE);
+  gst_sima_dmabuf_sync_end (src, FALSE);
+  if (st.code != SIMA_OK)
+    goto failed;
+  return GST_FLOW_OK;
+
+  /* ERRORS */
+map_out_failed:
+  gst_buffer_unmap (inbuf, &in);
+  unmapped = "output";
+map_in_failed:
+  gst_sima_dmabuf_sync_end (dst, TRUE);
+  gst_sima_dmabuf_sync_end (src, FALSE);
+  GST_ELEMENT_ERROR (self, STREAM, FAILED, ("cannot map the %s buffer",
+          unmapped), (NULL));
+  return GST_FLOW_ERROR;
+failed:
+  GST_ELEMENT_ERROR (self, STREAM, FAILED,
+      ("%s failed on the A65: %s", klass->op_name, st.message),
+      ("status %s", sima_status_code_name (st.code)));
+  return GST_FLOW_ERROR;
 }
 
 static GstFlowReturn
@@ -398,54 +678,26 @@ gst_sima_base_transform_transform (GstBaseTransform * trans,
   GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (trans);
   GstSimaBaseTransformClass *klass = GST_SIMA_BASE_TRANSFORM_GET_CLASS (self);
   GstSimaBaseTransformPrivate *priv = PRIV (self);
-  GstMapInfo in, out;
-  GstFlowReturn ret = GST_FLOW_OK;
-  SimaStatus st;
+  gsize in_size = gst_buffer_get_size (inbuf);
+  gsize out_size = gst_buffer_get_size (outbuf);
 
-  if (!gst_buffer_map (inbuf, &in, GST_MAP_READ)) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("cannot map the input buffer"),
-        (NULL));
-    return GST_FLOW_ERROR;
-  }
-  if (!gst_buffer_map (outbuf, &out, GST_MAP_WRITE)) {
-    gst_buffer_unmap (inbuf, &in);
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("cannot map the output buffer"),
-        (NULL));
-    return GST_FLOW_ERROR;
-  }
-  if (in.size < priv->in_bytes || out.size < priv->out_bytes) {
+  if (in_size < priv->in_bytes || out_size < priv->out_bytes)
+    goto wrong_size;
+  if (priv->use_ev74)
+    return run_ev74 (self, inbuf, outbuf);
+  return run_a65 (self, inbuf, outbuf);
+
+  /* ERRORS */
+wrong_size:
+  {
+    gboolean input = in_size < priv->in_bytes;
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
         ("%s: the %s buffer has %" G_GSIZE_FORMAT " bytes, the caps need %"
-            G_GUINT64_FORMAT, klass->op_name,
-            in.size < priv->in_bytes ? "input" : "output",
-            in.size < priv->in_bytes ? in.size : out.size,
-            in.size < priv->in_bytes ? priv->in_bytes : priv->out_bytes),
-        (NULL));
-    ret = GST_FLOW_ERROR;
-  } else if (priv->use_ev74) {
-    ret = run_ev74 (self, &in, &out);
-  } else {
-    st = klass->execute_a65 (self, in.data, in.size, out.data, out.size);
-    if (st.code == SIMA_MISALIGNED_BUFFER) {
-      /* GStreamer promises 8-byte aligned memory; tiles need 16. An
-       * aligned copy of the input (counted) rather than an error. */
-      gpointer copy = g_malloc (in.size + 16);
-      guint8 *aligned = (guint8 *) (((guintptr) copy + 15) & ~(guintptr) 15);
-      memcpy (aligned, in.data, in.size);
-      priv->copies++;
-      st = klass->execute_a65 (self, aligned, in.size, out.data, out.size);
-      g_free (copy);
-    }
-    if (st.code != SIMA_OK) {
-      GST_ELEMENT_ERROR (self, STREAM, FAILED,
-          ("%s failed on the A65: %s", klass->op_name, st.message),
-          ("status %s", sima_status_code_name (st.code)));
-      ret = GST_FLOW_ERROR;
-    }
+            G_GUINT64_FORMAT, klass->op_name, input ? "input" : "output",
+            input ? in_size : out_size,
+            input ? priv->in_bytes : priv->out_bytes), (NULL));
+    return GST_FLOW_ERROR;
   }
-  gst_buffer_unmap (outbuf, &out);
-  gst_buffer_unmap (inbuf, &in);
-  return ret;
 }
 
 /* ---- type ------------------------------------------------------------------ */
@@ -532,12 +784,40 @@ gst_sima_base_transform_class_init (GstSimaBaseTransformClass * klass)
           "Where the element runs since it started (read-only)",
           GST_TYPE_SIMA_ACTIVE_BACKEND, GST_SIMA_ACTIVE_NONE,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /**
+   * GstSimaBaseTransform:copies:
+   *
+   * Buffers copied since the element started: input that was not a
+   * DMA-BUF copied into a staging DMA-BUF for the EV74, results copied out
+   * of staging into an output that was not one, and misaligned input
+   * realigned for the A65. 0 when upstream and downstream use DMA-BUFs.
+   */
+  g_object_class_install_property (gobject_class, PROP_COPIES,
+      g_param_spec_uint64 ("copies", "Copies",
+          "Buffers copied since the element started (read-only)",
+          0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /**
+   * GstSimaBaseTransform:imports:
+   *
+   * DMA-BUF memories imported into the EV74 since the element started.
+   * A memory is imported the first time the device sees it and cached on
+   * it after that, so with pooled buffers this stops growing.
+   */
+  g_object_class_install_property (gobject_class, PROP_IMPORTS,
+      g_param_spec_uint64 ("imports", "Imports",
+          "DMA-BUF memories imported into the EV74 since the element "
+          "started (read-only)",
+          0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_sima_base_transform_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_sima_base_transform_stop);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_sima_base_transform_set_caps);
   trans_class->transform_size =
       GST_DEBUG_FUNCPTR (gst_sima_base_transform_transform_size);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_sima_base_transform_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_sima_base_transform_decide_allocation);
   trans_class->prepare_output_buffer =
       GST_DEBUG_FUNCPTR (gst_sima_base_transform_prepare_output_buffer);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_sima_base_transform_transform);
@@ -557,17 +837,10 @@ gst_sima_base_transform_init (GstSimaBaseTransform * self)
   priv->backend = DEFAULT_BACKEND;
   priv->fallback = DEFAULT_FALLBACK;
   priv->timeout_ms = DEFAULT_TIMEOUT_MS;
-  priv->in_stage.fd = priv->out_stage.fd = -1;
 }
 
 gboolean
 gst_sima_base_transform_runs_on_ev74 (GstSimaBaseTransform * self)
 {
   return PRIV (self)->use_ev74;
-}
-
-guint64
-gst_sima_base_transform_get_copies (GstSimaBaseTransform * self)
-{
-  return PRIV (self)->copies;
 }

@@ -27,16 +27,6 @@ G_BEGIN_DECLS
 G_DECLARE_DERIVABLE_TYPE (GstSimaBaseTransform, gst_sima_base_transform,
     GST, SIMA_BASE_TRANSFORM, GstBaseTransform)
 
-/* A memfd-backed buffer imported into the device, for system-memory
- * buffers that the device cannot read directly: they are copied through it
- * (counted). */
-typedef struct {
-  int fd;
-  guint8 *host;
-  gsize size;
-  SimaEv74Region *region;
-} GstSimaStaging;
-
 struct _GstSimaBaseTransformClass
 {
   GstBaseTransformClass parent_class;
@@ -61,7 +51,6 @@ struct _GstSimaBaseTransformClass
 
 /* What a subclass reads of its base. */
 gboolean gst_sima_base_transform_runs_on_ev74 (GstSimaBaseTransform * self);
-guint64 gst_sima_base_transform_get_copies (GstSimaBaseTransform * self);
 
 G_END_DECLS
 

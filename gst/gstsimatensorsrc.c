@@ -27,6 +27,7 @@
 #include <simaai/kernels/layout.h>
 #include <simaai/kernels/pattern.h>
 
+#include "gstsimaallocator.h"
 #include "gstsimacaps.h"
 #include "gstsimaenums.h"
 
@@ -199,7 +200,9 @@ gst_sima_tensor_src_start (GstBaseSrc * src)
 
 /* Base source treats a block size of 0 as "nothing to read" and skips
  * fill(); an empty tensor is still a buffer (of 0 bytes) with timestamps,
- * so buffers are made here, of exactly the tensor's size. */
+ * so buffers are made here, of exactly the tensor's size. Non-empty ones
+ * come from the negotiated pool: downstream's DMA-BUF pool when it offers
+ * one (the sima elements do), so they reach the EV74 without a copy. */
 static GstFlowReturn
 gst_sima_tensor_src_fill (GstPushSrc * psrc, GstBuffer * buffer);
 
@@ -207,9 +210,22 @@ static GstFlowReturn
 gst_sima_tensor_src_create (GstPushSrc * psrc, GstBuffer ** buffer)
 {
   GstSimaTensorSrc *self = GST_SIMA_TENSOR_SRC (psrc);
+  GstBaseSrcClass *klass = GST_BASE_SRC_GET_CLASS (psrc);
   GstFlowReturn ret;
 
-  *buffer = gst_buffer_new_allocate (NULL, (gsize) self->bytes, NULL);
+  *buffer = NULL;
+  if (self->bytes > 0) {
+    ret = klass->alloc (GST_BASE_SRC (psrc), self->frame, (guint) self->bytes,
+        buffer);
+    if (ret != GST_FLOW_OK)
+      return ret;
+    if (gst_buffer_get_size (*buffer) < self->bytes) {
+      GST_DEBUG_OBJECT (self, "the pool's buffers are too small: allocating");
+      gst_clear_buffer (buffer);
+    }
+  }
+  if (*buffer == NULL)
+    *buffer = gst_buffer_new_allocate (NULL, (gsize) self->bytes, NULL);
   if (*buffer == NULL)
     return GST_FLOW_ERROR;
   ret = gst_sima_tensor_src_fill (psrc, *buffer);
@@ -232,11 +248,16 @@ gst_sima_tensor_src_fill (GstPushSrc * psrc, GstBuffer * buffer)
   duration = self->frame_duration;
   GST_OBJECT_UNLOCK (self);
   if (self->bytes > 0) {
-    if (!gst_buffer_map (buffer, &map, GST_MAP_WRITE))
+    GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+    gst_sima_dmabuf_sync_begin (mem, TRUE);
+    if (!gst_buffer_map (buffer, &map, GST_MAP_WRITE)) {
+      gst_sima_dmabuf_sync_end (mem, TRUE);
       return GST_FLOW_ERROR;
+    }
     st = sima_pattern_fill (&self->spec, &params, self->frame, map.data,
-        map.size);
+        (size_t) self->bytes);
     gst_buffer_unmap (buffer, &map);
+    gst_sima_dmabuf_sync_end (mem, TRUE);
   } else {
     st = sima_status_ok ();     /* an empty tensor: no values to write */
   }

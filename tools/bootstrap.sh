@@ -6,6 +6,7 @@ SIMA_DEBIAN_PACKAGES=(
   build-essential meson ninja-build pkg-config
   libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base
+  libdrm-dev valgrind
 )
 
 sima_bootstrap() {
