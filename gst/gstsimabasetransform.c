@@ -15,10 +15,12 @@
 
 #include <gst/allocators/allocators.h>
 #include <string.h>
+#include <time.h>
 
 #include "gstsimaallocator.h"
 #include "gstsimacaps.h"
 #include "gstsimaimport.h"
+#include "gstsimatimingmetaprivate.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_sima_base_transform_debug);
 #define GST_CAT_DEFAULT gst_sima_base_transform_debug
@@ -29,6 +31,10 @@ GST_DEBUG_CATEGORY_STATIC (gst_sima_base_transform_debug);
 /* stop() waits this long for jobs that timed out before giving up on them
  * (their buffers are then leaked, never freed under the device) */
 #define RETIRE_WAIT_NS (30 * GST_SECOND)
+/* a live pipeline hears of a new processing latency once it exceeds the
+ * last one announced by this factor (announcing every small rise would
+ * make the pipeline recompute its latency on every buffer) */
+#define LATENCY_GROWTH 1.25
 
 enum
 {
@@ -40,6 +46,7 @@ enum
   PROP_ACTIVE_BACKEND,
   PROP_COPIES,
   PROP_IMPORTS,
+  PROP_PROCESSING_LATENCY,
 };
 
 /* A job that outlived its wait: what it reads and writes stays referenced
@@ -69,6 +76,11 @@ typedef struct
   GstBufferPool *stage_in, *stage_out;
   GList *inflight;              /* InFlight *, oldest first */
   guint64 copies, imports;      /* object lock */
+  /* the longest a buffer spent in transform() since start, the last value
+   * announced with a LATENCY message, and whether a LATENCY query said the
+   * pipeline is live (all object lock) */
+  GstClockTime latency, latency_announced;
+  gboolean live;
 } GstSimaBaseTransformPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstSimaBaseTransform,
@@ -204,6 +216,9 @@ gst_sima_base_transform_get_property (GObject * object, guint prop_id,
     case PROP_IMPORTS:
       g_value_set_uint64 (value, priv->imports);
       break;
+    case PROP_PROCESSING_LATENCY:
+      g_value_set_uint64 (value, priv->latency);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -237,6 +252,8 @@ gst_sima_base_transform_start (GstBaseTransform * trans)
   priv->use_ev74 = FALSE;
   GST_OBJECT_LOCK (self);
   priv->copies = priv->imports = 0;
+  priv->latency = priv->latency_announced = 0;
+  priv->live = FALSE;
   GST_OBJECT_UNLOCK (self);
   if (klass->check_properties != NULL && !klass->check_properties (self))
     return FALSE;
@@ -547,8 +564,10 @@ device_buffer (GstSimaBaseTransform * self, GstBuffer * buf,
   return st;
 }
 
+/* *process_ns: submit to retirement, as the device measured it. */
 static GstFlowReturn
-run_ev74 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf)
+run_ev74 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf,
+    guint64 * process_ns)
 {
   GstSimaBaseTransformClass *klass = GST_SIMA_BASE_TRANSFORM_GET_CLASS (self);
   GstSimaBaseTransformPrivate *priv = PRIV (self);
@@ -557,9 +576,11 @@ run_ev74 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf)
   SimaEv74Binding bi, bo;
   SimaEv74Descriptor desc;
   SimaEv74Job *job = NULL;
+  SimaEv74JobStats stats;
   guint timeout_ms;
   SimaStatus st;
 
+  *process_ns = 0;
   if (priv->out_bytes == 0)
     return GST_FLOW_OK;         /* an empty tensor needs no device job */
   reap_inflight (self, FALSE);
@@ -591,6 +612,10 @@ run_ev74 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf)
             klass->op_name, timeout_ms), ("%s", st.message));
     return GST_FLOW_ERROR;
   }
+  if (job != NULL) {
+    sima_ev74_job_stats (job, &stats);
+    *process_ns = stats.device_ns;
+  }
   sima_ev74_job_unref (job);
   if (st.code == SIMA_OK && out != outbuf) {
     /* the result landed in staging: copy it out, now that it retired */
@@ -611,10 +636,21 @@ run_ev74 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf)
   return GST_FLOW_OK;
 }
 
+static guint64
+clock_ns (clockid_t clock)
+{
+  struct timespec ts;
+
+  clock_gettime (clock, &ts);
+  return (guint64) ts.tv_sec * GST_SECOND + (guint64) ts.tv_nsec;
+}
+
 /* The A65 path: the CPU reads the input and writes the output, inside the
- * DMA-BUF CPU-access brackets when they are DMA-BUFs. */
+ * DMA-BUF CPU-access brackets when they are DMA-BUFs. *process_ns: the
+ * kernel's execution (realignment included), wall clock. */
 static GstFlowReturn
-run_a65 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf)
+run_a65 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf,
+    guint64 * process_ns)
 {
   GstSimaBaseTransformClass *klass = GST_SIMA_BASE_TRANSFORM_GET_CLASS (self);
   GstSimaBaseTransformPrivate *priv = PRIV (self);
@@ -624,8 +660,10 @@ run_a65 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf)
       ? gst_buffer_peek_memory (outbuf, 0) : NULL;
   GstMapInfo in, out;
   const gchar *unmapped = "input";
+  guint64 start;
   SimaStatus st;
 
+  *process_ns = 0;
   gst_sima_dmabuf_sync_begin (src, FALSE);
   gst_sima_dmabuf_sync_begin (dst, TRUE);
   if (!gst_buffer_map (inbuf, &in, GST_MAP_READ))
@@ -633,6 +671,7 @@ run_a65 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf)
   if (!gst_buffer_map (outbuf, &out, GST_MAP_WRITE))
     goto map_out_failed;
 
+  start = clock_ns (CLOCK_MONOTONIC);
   st = klass->execute_a65 (self, in.data, in.size, out.data, out.size);
   if (st.code == SIMA_MISALIGNED_BUFFER) {
     /* GStreamer promises 8-byte aligned memory; tiles need 16. An
@@ -646,6 +685,7 @@ run_a65 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf)
     st = klass->execute_a65 (self, aligned, in.size, out.data, out.size);
     g_free (copy);
   }
+  *process_ns = clock_ns (CLOCK_MONOTONIC) - start;
   gst_buffer_unmap (outbuf, &out);
   gst_buffer_unmap (inbuf, &in);
   gst_sima_dmabuf_sync_end (dst, TRUE);
@@ -671,6 +711,77 @@ failed:
   return GST_FLOW_ERROR;
 }
 
+static const gchar *
+active_backend_nick (GstSimaBaseTransform * self)
+{
+  GEnumClass *klass = g_type_class_peek (GST_TYPE_SIMA_ACTIVE_BACKEND);
+  GEnumValue *value;
+
+  GST_OBJECT_LOCK (self);
+  value = g_enum_get_value (klass, PRIV (self)->active);
+  GST_OBJECT_UNLOCK (self);
+  return value != NULL ? value->value_nick : "none";
+}
+
+/* The processing latency is measured: the longest transform() so far. A
+ * live pipeline is told when it grows, and asks again (query below). */
+static void
+note_latency (GstSimaBaseTransform * self, GstClockTime took)
+{
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+  gboolean announce = FALSE;
+
+  GST_OBJECT_LOCK (self);
+  if (took > priv->latency) {
+    priv->latency = took;
+    if (priv->live && took > priv->latency_announced * LATENCY_GROWTH) {
+      priv->latency_announced = took;
+      announce = TRUE;
+    }
+  }
+  GST_OBJECT_UNLOCK (self);
+  if (announce) {
+    GST_DEBUG_OBJECT (self, "processing latency now %" GST_TIME_FORMAT,
+        GST_TIME_ARGS (took));
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_latency (GST_OBJECT (self)));
+  }
+}
+
+/* LATENCY: what upstream said plus the measured processing latency, when
+ * the pipeline is live (a non-live pipeline has no use for it). */
+static gboolean
+gst_sima_base_transform_query (GstBaseTransform * trans,
+    GstPadDirection direction, GstQuery * query)
+{
+  GstSimaBaseTransformPrivate *priv = PRIV (GST_SIMA_BASE_TRANSFORM (trans));
+  GstClockTime min, max, latency;
+  gboolean live;
+
+  if (!GST_BASE_TRANSFORM_CLASS (gst_sima_base_transform_parent_class)->query
+      (trans, direction, query))
+    return FALSE;
+  if (direction != GST_PAD_SRC || GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
+    return TRUE;
+
+  gst_query_parse_latency (query, &live, &min, &max);
+  GST_OBJECT_LOCK (trans);
+  priv->live = live;
+  latency = priv->latency;
+  priv->latency_announced = latency;
+  GST_OBJECT_UNLOCK (trans);
+  if (live) {
+    min += latency;
+    if (GST_CLOCK_TIME_IS_VALID (max))
+      max += latency;
+    gst_query_set_latency (query, live, min, max);
+  }
+  GST_DEBUG_OBJECT (trans, "latency: live %d, processing %" GST_TIME_FORMAT
+      ", min %" GST_TIME_FORMAT " max %" GST_TIME_FORMAT, live,
+      GST_TIME_ARGS (latency), GST_TIME_ARGS (min), GST_TIME_ARGS (max));
+  return TRUE;
+}
+
 static GstFlowReturn
 gst_sima_base_transform_transform (GstBaseTransform * trans,
     GstBuffer * inbuf, GstBuffer * outbuf)
@@ -680,12 +791,36 @@ gst_sima_base_transform_transform (GstBaseTransform * trans,
   GstSimaBaseTransformPrivate *priv = PRIV (self);
   gsize in_size = gst_buffer_get_size (inbuf);
   gsize out_size = gst_buffer_get_size (outbuf);
+  guint64 wall = clock_ns (CLOCK_MONOTONIC);
+  guint64 cpu = clock_ns (CLOCK_THREAD_CPUTIME_ID);
+  guint64 copies;
+  GstSimaTiming timing;
+  GstFlowReturn ret;
 
   if (in_size < priv->in_bytes || out_size < priv->out_bytes)
     goto wrong_size;
+  GST_OBJECT_LOCK (self);
+  copies = priv->copies;
+  GST_OBJECT_UNLOCK (self);
   if (priv->use_ev74)
-    return run_ev74 (self, inbuf, outbuf);
-  return run_a65 (self, inbuf, outbuf);
+    ret = run_ev74 (self, inbuf, outbuf, &timing.process_ns);
+  else
+    ret = run_a65 (self, inbuf, outbuf, &timing.process_ns);
+  if (ret != GST_FLOW_OK)
+    return ret;
+
+  timing.element = GST_OBJECT_NAME (self);
+  timing.op = klass->op_name;
+  timing.backend = active_backend_nick (self);
+  timing.bytes_in = priv->in_bytes;
+  timing.bytes_out = priv->out_bytes;
+  GST_OBJECT_LOCK (self);
+  timing.copies = (guint) (priv->copies - copies);
+  GST_OBJECT_UNLOCK (self);
+  timing.cpu_ns = clock_ns (CLOCK_THREAD_CPUTIME_ID) - cpu;
+  gst_sima_buffer_add_timing (outbuf, &timing);
+  note_latency (self, clock_ns (CLOCK_MONOTONIC) - wall);
+  return GST_FLOW_OK;
 
   /* ERRORS */
 wrong_size:
@@ -809,6 +944,19 @@ gst_sima_base_transform_class_init (GstSimaBaseTransformClass * klass)
           "started (read-only)",
           0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * GstSimaBaseTransform:processing-latency:
+   *
+   * The longest time, in nanoseconds, one buffer has spent in the element
+   * since it started: what it adds to a live pipeline's latency (LATENCY
+   * query). Measured, so 0 until the first buffer.
+   */
+  g_object_class_install_property (gobject_class, PROP_PROCESSING_LATENCY,
+      g_param_spec_uint64 ("processing-latency", "Processing latency",
+          "Longest time in ns one buffer spent in the element since it "
+          "started; added to a live pipeline's latency (read-only)",
+          0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
   trans_class->start = GST_DEBUG_FUNCPTR (gst_sima_base_transform_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_sima_base_transform_stop);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_sima_base_transform_set_caps);
@@ -821,6 +969,7 @@ gst_sima_base_transform_class_init (GstSimaBaseTransformClass * klass)
   trans_class->prepare_output_buffer =
       GST_DEBUG_FUNCPTR (gst_sima_base_transform_prepare_output_buffer);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_sima_base_transform_transform);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_sima_base_transform_query);
   trans_class->passthrough_on_same_caps = FALSE;
 
   gst_type_mark_as_plugin_api (GST_TYPE_SIMA_BASE_TRANSFORM, 0);

@@ -217,8 +217,9 @@ gst_sima_detess_dequant_class_init (GstSimaDetessDequantClass * klass)
   /**
    * GstSimaDetessDequant:scale:
    *
-   * Required: finite and > 0 (subnormals allowed); the default 0 means
-   * unset, and the element refuses to start.
+   * Required: (q - zero-point) is multiplied by it. Finite and > 0
+   * (subnormals allowed); range 0 to G_MAXFLOAT, and the default 0 means
+   * unset: the element refuses to start.
    */
   g_object_class_install_property (gobject_class, PROP_SCALE,
       g_param_spec_float ("scale", "Scale",
@@ -226,6 +227,14 @@ gst_sima_detess_dequant_class_init (GstSimaDetessDequantClass * klass)
           "unset)", 0.0f, G_MAXFLOAT, 0.0f,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSimaDetessDequant:zero-point:
+   *
+   * Subtracted from each INT8 value (after being rounded to binary32, so
+   * zero points beyond 2^24 behave exactly as the core's) before scaling.
+   * The full int32 range, default 0.
+   */
+
   g_object_class_install_property (gobject_class, PROP_ZERO_POINT,
       g_param_spec_int ("zero-point", "Zero point",
           "Subtracted (after rounding it to binary32) before scaling",

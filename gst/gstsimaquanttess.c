@@ -223,8 +223,8 @@ gst_sima_quant_tess_class_init (GstSimaQuantTessClass * klass)
    * GstSimaQuantTess:multiplier:
    *
    * Required. Each input value is multiplied by it (a multiplier, not a
-   * divisor): finite and > 0, subnormals allowed. The default 0 means
-   * unset, and the element refuses to start.
+   * divisor): finite and > 0, subnormals allowed. Range 0 to G_MAXFLOAT;
+   * the default 0 means unset, and the element refuses to start.
    */
   g_object_class_install_property (gobject_class, PROP_MULTIPLIER,
       g_param_spec_float ("multiplier", "Multiplier",
@@ -232,11 +232,26 @@ gst_sima_quant_tess_class_init (GstSimaQuantTessClass * klass)
           "integer (finite, > 0; 0 = unset)", 0.0f, G_MAXFLOAT, 0.0f,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSimaQuantTess:zero-point:
+   *
+   * Added to the rounded product before saturation to INT8; also the value
+   * of every padding channel of a pad16 tile. Range -128 to 127, default 0.
+   */
+
   g_object_class_install_property (gobject_class, PROP_ZERO_POINT,
       g_param_spec_int ("zero-point", "Zero point",
           "Added after rounding; also the value of padding channels", -128,
           127, 0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSimaQuantTess:rounding:
+   *
+   * How the binary32 product x * multiplier becomes an integer:
+   * `nearest-even` (the default), `toward-zero`, `toward-positive` or
+   * `toward-negative`. Independent of the CPU's rounding mode.
+   */
+
   g_object_class_install_property (gobject_class, PROP_ROUNDING,
       g_param_spec_enum ("rounding", "Rounding",
           "How the binary32 product becomes an integer",

@@ -287,6 +287,22 @@ gst_sima_tensor_src_get_times (GstBaseSrc * src, GstBuffer * buffer,
     *end = *start + GST_BUFFER_DURATION (buffer);
 }
 
+/* Live, each buffer is pushed at its own running time and could be made
+ * at any later moment: no latency of its own, and no bound on how long
+ * downstream may make it wait (base source would say a maximum of 0, and
+ * sinks would warn that they cannot keep their processing deadline). */
+static gboolean
+gst_sima_tensor_src_query (GstBaseSrc * src, GstQuery * query)
+{
+  if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY) {
+    gst_query_set_latency (query, gst_base_src_is_live (src), 0,
+        GST_CLOCK_TIME_NONE);
+    return TRUE;
+  }
+  return GST_BASE_SRC_CLASS (gst_sima_tensor_src_parent_class)->query (src,
+      query);
+}
+
 static void
 gst_sima_tensor_src_class_init (GstSimaTensorSrcClass * klass)
 {
@@ -298,34 +314,84 @@ gst_sima_tensor_src_class_init (GstSimaTensorSrcClass * klass)
   gobject_class->set_property = gst_sima_tensor_src_set_property;
   gobject_class->get_property = gst_sima_tensor_src_get_property;
 
+  /**
+   * GstSimaTensorSrc:pattern:
+   *
+   * What the tensors hold: `ramp` (the default; min to max across the
+   * tensor, shifted per frame), `random` (uniform in min..max from seed and
+   * frame), `constant` (value everywhere) or `special` (NaN, infinities,
+   * signed zeros, subnormals, extremes and rounding ties, cycled).
+   */
+
   g_object_class_install_property (gobject_class, PROP_PATTERN,
       g_param_spec_enum ("pattern", "Pattern", "What the tensors hold",
           GST_TYPE_SIMA_PATTERN, DEFAULT_PATTERN,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  /**
+   * GstSimaTensorSrc:min:
+   *
+   * Lowest value of the ramp and random patterns. Any double, default -1.
+   */
+
   g_object_class_install_property (gobject_class, PROP_MIN,
       g_param_spec_double ("min", "Minimum",
           "Lowest value of the ramp and random patterns", -G_MAXDOUBLE,
           G_MAXDOUBLE, DEFAULT_MIN, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS));
+  /**
+   * GstSimaTensorSrc:max:
+   *
+   * Highest value of the ramp and random patterns. Any double, default 1.
+   */
+
   g_object_class_install_property (gobject_class, PROP_MAX,
       g_param_spec_double ("max", "Maximum",
           "Highest value of the ramp and random patterns", -G_MAXDOUBLE,
           G_MAXDOUBLE, DEFAULT_MAX, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS));
+  /**
+   * GstSimaTensorSrc:value:
+   *
+   * The value of the constant pattern. Any double, default 0.
+   */
+
   g_object_class_install_property (gobject_class, PROP_VALUE,
       g_param_spec_double ("value", "Value",
           "The value of the constant pattern", -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  /**
+   * GstSimaTensorSrc:seed:
+   *
+   * Seed of the random pattern: the same seed gives the same tensors.
+   * Range 0 to G_MAXUINT64, default 0.
+   */
+
   g_object_class_install_property (gobject_class, PROP_SEED,
       g_param_spec_uint64 ("seed", "Seed",
           "Seed of the random pattern (the same seed gives the same "
           "tensors)", 0, G_MAXUINT64, 0,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  /**
+   * GstSimaTensorSrc:frame-duration:
+   *
+   * Nanoseconds between buffers: their timestamps and durations, and the
+   * pace when is-live=true. Range 1 to G_MAXUINT64, default 33333333 (30 per
+   * second).
+   */
+
   g_object_class_install_property (gobject_class, PROP_FRAME_DURATION,
       g_param_spec_uint64 ("frame-duration", "Frame duration",
           "Nanoseconds between buffers (timestamps; the pace when live)", 1,
           G_MAXUINT64, DEFAULT_FRAME_DURATION,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+  /**
+   * GstSimaTensorSrc:is-live:
+   *
+   * Act as a live source: buffers are pushed when the clock reaches their
+   * timestamp, and the LATENCY query says live (no latency of its own).
+   * Default false.
+   */
+
   g_object_class_install_property (gobject_class, PROP_IS_LIVE,
       g_param_spec_boolean ("is-live", "Is live",
           "Act as a live source (buffers paced by the clock)", FALSE,
@@ -341,6 +407,7 @@ gst_sima_tensor_src_class_init (GstSimaTensorSrcClass * klass)
   basesrc_class->set_caps = GST_DEBUG_FUNCPTR (gst_sima_tensor_src_set_caps);
   basesrc_class->start = GST_DEBUG_FUNCPTR (gst_sima_tensor_src_start);
   basesrc_class->get_times = GST_DEBUG_FUNCPTR (gst_sima_tensor_src_get_times);
+  basesrc_class->query = GST_DEBUG_FUNCPTR (gst_sima_tensor_src_query);
   pushsrc_class->create = GST_DEBUG_FUNCPTR (gst_sima_tensor_src_create);
 
   gst_type_mark_as_plugin_api (GST_TYPE_SIMA_PATTERN, 0);

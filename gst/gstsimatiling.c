@@ -14,9 +14,19 @@ gst_sima_tiling_props_init (GstSimaTilingProps * t)
   t->channels = SIMA_CHANNELS_PAD16;
 }
 
+/* Installed on simaquanttess and simacasttess alike. */
 void
 gst_sima_tiling_install_properties (GObjectClass * klass, guint first_id)
 {
+  /**
+   * GstSimaQuantTess:tile-axes:
+   *
+   * (simaquanttess and simacasttess.) The logical axis that plays D, H, W
+   * and C in the output tiles, four integers, -1 for an absent axis (C is
+   * required): used when downstream caps leave `tile-axes` open. Each
+   * entry -1 to 5; empty (the default) means channels last, H, W, C the
+   * last three axes.
+   */
   g_object_class_install_property (klass, first_id,
       gst_param_spec_array ("tile-axes", "Tile axes",
           "Logical axis of D, H, W and C (-1: absent; C is required), used "
@@ -27,6 +37,13 @@ gst_sima_tiling_install_properties (GObjectClass * klass, guint first_id)
               G_PARAM_STATIC_STRINGS),
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSimaQuantTess:tile-shape:
+   *
+   * (simaquanttess and simacasttess.) Tile extents in D, H, W, C order,
+   * four integers >= 1 (an absent axis needs 1), used when downstream
+   * caps leave `tile-shape` open. Empty (the default) means H8/W16/C16.
+   */
   g_object_class_install_property (klass, first_id + 1,
       gst_param_spec_array ("tile-shape", "Tile shape",
           "Tile extents in D, H, W, C order, used when downstream leaves "
@@ -36,6 +53,13 @@ gst_sima_tiling_install_properties (GObjectClass * klass, guint first_id)
               G_MAXINT, 1, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS),
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstSimaQuantTess:channels:
+   *
+   * (simaquanttess and simacasttess.) Stored channels per tile when
+   * downstream caps leave `channels` open: `compact` (the actual channels)
+   * or `pad16` (rounded up to 16, the default).
+   */
   g_object_class_install_property (klass, first_id + 2,
       g_param_spec_enum ("channels", "Channels",
           "Stored channels per tile when downstream leaves it open: compact "

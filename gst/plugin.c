@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The simakernels plugin: SiMa MLA boundary converters and a test source.
+ * The simakernels plugin: SiMa MLA boundary converters, a test source and
+ * the simalatency tracer.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -10,6 +11,7 @@
 
 #include "gstsimacasttess.h"
 #include "gstsimadetessdequant.h"
+#include "gstsimalatencytracer.h"
 #include "gstsimaquanttess.h"
 #include "gstsimatensorsrc.h"
 
@@ -22,6 +24,8 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (simacasttess, plugin);
   ok |= GST_ELEMENT_REGISTER (simadetessdequant, plugin);
   ok |= GST_ELEMENT_REGISTER (simatensorsrc, plugin);
+  ok &= gst_tracer_register (plugin, "simalatency",
+      GST_TYPE_SIMA_LATENCY_TRACER);
   return ok;
 }
 

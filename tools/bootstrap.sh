@@ -7,6 +7,7 @@ SIMA_DEBIAN_PACKAGES=(
   libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base
   libdrm-dev valgrind
+  python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
 )
 
 sima_bootstrap() {

@@ -78,6 +78,11 @@ struct SimaEv74Device {
   pthread_cond_t idle;            /* a worker exited */
   SimaEmuConfig config;
   uint32_t live_workers;         /* threads started and not yet gone */
+  /* joined by stop_workers, so no worker thread is still tearing down when
+   * the device (or the process) goes: LeakSanitizer's stop-the-world scan
+   * crashes on threads caught mid-exit */
+  pthread_t threads[SIMA_EMU_MAX_WORKERS];
+  uint32_t n_threads;
   uint32_t next_worker;           /* index of the next worker to start */
   int shutdown;
   int free_on_last_exit;          /* destroyed from a worker thread */

@@ -380,17 +380,22 @@ device_free (SimaEv74Device *dev)
 static int
 stop_workers (SimaEv74Device *dev)
 {
+  uint32_t i;
+
   pthread_mutex_lock (&dev->lock);
   dev->shutdown = 1;
   pthread_cond_broadcast (&dev->work);
   if (current_worker_device == dev) {
+    /* a worker cannot join itself: the workers detach and the last one
+     * to leave frees the device */
     dev->free_on_last_exit = 1;
     pthread_mutex_unlock (&dev->lock);
     return 0;
   }
-  while (dev->live_workers > 0)
-    pthread_cond_wait (&dev->idle, &dev->lock);
   pthread_mutex_unlock (&dev->lock);
+  for (i = 0; i < dev->n_threads; i++)
+    pthread_join (dev->threads[i], NULL);
+  dev->n_threads = 0;
   return 1;
 }
 
@@ -429,6 +434,8 @@ worker_main (void *arg)
     }
   }
   free_dev = --dev->live_workers == 0 && dev->free_on_last_exit;
+  if (dev->free_on_last_exit)
+    pthread_detach (pthread_self ());   /* nobody will join it */
   pthread_cond_broadcast (&dev->idle);
   pthread_mutex_unlock (&dev->lock);
   if (free_dev)
@@ -452,7 +459,7 @@ sima_emu_start (SimaEv74Device *dev)
     pthread_t t;
     if (pthread_create (&t, NULL, worker_main, dev) != 0)
       break;
-    pthread_detach (t);
+    dev->threads[dev->n_threads++] = t;
     dev->live_workers++;        /* counted here, so stop always waits */
   }
   pthread_mutex_unlock (&dev->lock);
