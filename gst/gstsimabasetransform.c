@@ -35,6 +35,10 @@ GST_DEBUG_CATEGORY_STATIC (gst_sima_base_transform_debug);
  * last one announced by this factor (announcing every small rise would
  * make the pipeline recompute its latency on every buffer) */
 #define LATENCY_GROWTH 1.25
+/* the processing latency is the longest of this many recent buffers: a
+ * one-off stall (the first buffer's imports, a page fault) ages out instead
+ * of raising the pipeline's latency for good */
+#define LATENCY_WINDOW 64
 
 enum
 {
@@ -76,9 +80,11 @@ typedef struct
   GstBufferPool *stage_in, *stage_out;
   GList *inflight;              /* InFlight *, oldest first */
   guint64 copies, imports;      /* object lock */
-  /* the longest a buffer spent in transform() since start, the last value
-   * announced with a LATENCY message, and whether a LATENCY query said the
-   * pipeline is live (all object lock) */
+  /* transform() times of the last LATENCY_WINDOW buffers (a ring), the
+   * longest of them, the last value announced with a LATENCY message, and
+   * whether a LATENCY query said the pipeline is live (all object lock) */
+  GstClockTime recent[LATENCY_WINDOW];
+  guint n_recent;
   GstClockTime latency, latency_announced;
   gboolean live;
 } GstSimaBaseTransformPrivate;
@@ -253,6 +259,7 @@ gst_sima_base_transform_start (GstBaseTransform * trans)
   GST_OBJECT_LOCK (self);
   priv->copies = priv->imports = 0;
   priv->latency = priv->latency_announced = 0;
+  priv->n_recent = 0;
   priv->live = FALSE;
   GST_OBJECT_UNLOCK (self);
   if (klass->check_properties != NULL && !klass->check_properties (self))
@@ -484,7 +491,9 @@ gst_sima_base_transform_prepare_output_buffer (GstBaseTransform * trans,
     return GST_BASE_TRANSFORM_CLASS (gst_sima_base_transform_parent_class)->
         prepare_output_buffer (trans, input, outbuf);
   *outbuf = gst_buffer_new ();
-  gst_buffer_copy_into (*outbuf, input, GST_BUFFER_COPY_METADATA, 0, -1);
+  /* flags, timestamps and the metas transform_meta lets through (not the
+   * upstream converter's timing meta) */
+  GST_BASE_TRANSFORM_GET_CLASS (trans)->copy_metadata (trans, input, *outbuf);
   return GST_FLOW_OK;
 }
 
@@ -723,21 +732,26 @@ active_backend_nick (GstSimaBaseTransform * self)
   return value != NULL ? value->value_nick : "none";
 }
 
-/* The processing latency is measured: the longest transform() so far. A
- * live pipeline is told when it grows, and asks again (query below). */
+/* The processing latency is measured: the longest transform() of the last
+ * LATENCY_WINDOW buffers. A live pipeline is told when it grows (the
+ * application recalculates, as gst-launch-1.0 does) and asks again. */
 static void
 note_latency (GstSimaBaseTransform * self, GstClockTime took)
 {
   GstSimaBaseTransformPrivate *priv = PRIV (self);
   gboolean announce = FALSE;
+  GstClockTime longest = 0;
+  guint i, n;
 
   GST_OBJECT_LOCK (self);
-  if (took > priv->latency) {
-    priv->latency = took;
-    if (priv->live && took > priv->latency_announced * LATENCY_GROWTH) {
-      priv->latency_announced = took;
-      announce = TRUE;
-    }
+  priv->recent[priv->n_recent++ % LATENCY_WINDOW] = took;
+  n = MIN (priv->n_recent, LATENCY_WINDOW);
+  for (i = 0; i < n; i++)
+    longest = MAX (longest, priv->recent[i]);
+  priv->latency = longest;
+  if (priv->live && longest > priv->latency_announced * LATENCY_GROWTH) {
+    priv->latency_announced = longest;
+    announce = TRUE;
   }
   GST_OBJECT_UNLOCK (self);
   if (announce) {
@@ -947,14 +961,14 @@ gst_sima_base_transform_class_init (GstSimaBaseTransformClass * klass)
   /**
    * GstSimaBaseTransform:processing-latency:
    *
-   * The longest time, in nanoseconds, one buffer has spent in the element
-   * since it started: what it adds to a live pipeline's latency (LATENCY
-   * query). Measured, so 0 until the first buffer.
+   * The longest time, in nanoseconds, the conversion (transform) of one of
+   * the last 64 buffers took: what the element adds to a live pipeline's
+   * latency (LATENCY query). Measured, so 0 until the first buffer.
    */
   g_object_class_install_property (gobject_class, PROP_PROCESSING_LATENCY,
       g_param_spec_uint64 ("processing-latency", "Processing latency",
-          "Longest time in ns one buffer spent in the element since it "
-          "started; added to a live pipeline's latency (read-only)",
+          "Longest conversion time in ns of the last 64 buffers; added to a "
+          "live pipeline's latency (read-only)",
           0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_sima_base_transform_start);

@@ -46,8 +46,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_sima_latency_tracer_debug);
 
 /* Latencies are kept in a log-linear histogram, not one by one, so a
  * pipeline that runs for days costs the same memory as one that runs for
- * seconds: values below 2^SUB_BITS ns exactly, larger ones in bins 1/128
- * of their power of two wide. A percentile is its bin's upper bound
+ * seconds: values below 2^(SUB_BITS+1) ns exactly, larger ones in bins
+ * 1/128 of their power of two wide. A percentile is its bin's upper bound
  * (clamped to the maximum): at most 0.8 % above the true value. Count,
  * mean and maximum are exact. */
 #define SUB_BITS 7
@@ -60,9 +60,11 @@ typedef struct
   /* when the buffer being processed entered the element (valid flag) */
   GstClockTime entered;
   gboolean have_entry;
-  /* what the summary needs */
-  const gchar *op, *backend;    /* static strings of the base class */
-  guint64 count, sum, max, process_sum, copies;
+  /* what the summary needs (only kept with summary=true) */
+  const gchar *op, *backend;    /* interned */
+  guint64 count;                /* records */
+  guint64 measured, sum, max;   /* latencies (records with an entry time) */
+  guint64 process_sum, copies;
   guint64 *bins;                /* N_BINS, allocated with the first record */
 } ElementStats;
 
@@ -71,7 +73,8 @@ struct _GstSimaLatencyTracer
   GstTracer parent;
 
   gboolean summary;             /* option summary=true */
-  GMutex lock;                  /* guards every ElementStats */
+  GQuark stats_quark;           /* this instance's ElementStats on elements */
+  GMutex lock;                  /* guards this instance's ElementStats */
 };
 
 enum
@@ -80,14 +83,12 @@ enum
   PROP_SUMMARY,
 };
 
-static GQuark stats_quark;
 static GstTracerRecord *tr_buffer;
 
 G_DEFINE_TYPE_WITH_CODE (GstSimaLatencyTracer, gst_sima_latency_tracer,
     GST_TYPE_TRACER,
     GST_DEBUG_CATEGORY_INIT (gst_sima_latency_tracer_debug, "simalatency", 0,
-        "simalatency tracer");
-    stats_quark = g_quark_from_static_string ("simalatency-stats"));
+        "simalatency tracer"));
 
 /* ---- histogram -------------------------------------------------------- */
 
@@ -121,7 +122,7 @@ bin_upper (guint bin)
 static guint64
 percentile (const ElementStats * s, gdouble fraction)
 {
-  guint64 rank = (guint64) (fraction * (gdouble) s->count + 0.999999);
+  guint64 rank = (guint64) (fraction * (gdouble) s->measured + 0.999999);
   guint64 seen = 0;
   guint bin;
 
@@ -161,16 +162,18 @@ converter_of (GstPad * pad)
   return is_ours (parent) ? GST_ELEMENT_CAST (parent) : NULL;
 }
 
-/* Called with the tracer lock. */
+/* Called with the tracer lock. Each tracer instance keeps its own state
+ * (GST_TRACERS may name simalatency twice). */
 static ElementStats *
-element_stats (GstElement * element)
+element_stats (GstSimaLatencyTracer * self, GstElement * element)
 {
-  ElementStats *s = g_object_get_qdata (G_OBJECT (element), stats_quark);
+  ElementStats *s = g_object_get_qdata (G_OBJECT (element),
+      self->stats_quark);
 
   if (s == NULL) {
     s = g_new0 (ElementStats, 1);
     s->name = gst_element_get_name (element);
-    g_object_set_qdata_full (G_OBJECT (element), stats_quark, s,
+    g_object_set_qdata_full (G_OBJECT (element), self->stats_quark, s,
         element_stats_free);
   }
   return s;
@@ -187,8 +190,8 @@ note_entry (GstSimaLatencyTracer * self, GstClockTime ts, GstPad * pad)
   if (converter == NULL)
     return;
   g_mutex_lock (&self->lock);
-  element_stats (converter)->entered = ts;
-  element_stats (converter)->have_entry = TRUE;
+  element_stats (self, converter)->entered = ts;
+  element_stats (self, converter)->have_entry = TRUE;
   g_mutex_unlock (&self->lock);
 }
 
@@ -199,29 +202,41 @@ log_record (GstSimaLatencyTracer * self, GstClockTime ts,
   GstSimaTiming t;
   ElementStats *s;
   guint64 latency;
+  gboolean measured;
 
   if (!gst_sima_buffer_get_timing (buffer, &t)) {
     GST_WARNING_OBJECT (converter, "pushed a buffer without timing meta");
     return;
   }
   g_mutex_lock (&self->lock);
-  s = element_stats (converter);
-  latency = s->have_entry && ts > s->entered ? ts - s->entered : 0;
+  s = element_stats (self, converter);
+  measured = s->have_entry && ts >= s->entered;
+  latency = measured ? ts - s->entered : 0;
   s->have_entry = FALSE;
-  if (s->bins == NULL)
-    s->bins = g_new0 (guint64, N_BINS);
-  s->bins[bin_of (latency)]++;
-  s->count++;
-  s->sum += latency;
-  s->max = MAX (s->max, latency);
-  s->process_sum += t.process_ns;
-  s->copies += t.copies;
-  s->op = t.op != NULL ? g_intern_string (t.op) : NULL;
-  s->backend = t.backend != NULL ? g_intern_string (t.backend) : NULL;
+  if (self->summary) {
+    if (s->bins == NULL)
+      s->bins = g_new0 (guint64, N_BINS);
+    s->count++;
+    if (measured) {
+      s->bins[bin_of (latency)]++;
+      s->measured++;
+      s->sum += latency;
+      s->max = MAX (s->max, latency);
+    }
+    s->process_sum += t.process_ns;
+    s->copies += t.copies;
+    if (g_strcmp0 (s->op, t.op) != 0)   /* interning takes a global lock */
+      s->op = g_intern_string (t.op);
+    if (g_strcmp0 (s->backend, t.backend) != 0)
+      s->backend = g_intern_string (t.backend);
+  }
   g_mutex_unlock (&self->lock);
+  if (!measured)
+    GST_DEBUG_OBJECT (converter, "pushed a buffer the tracer did not see "
+        "enter: latency-ns 0, left out of the summary");
 
-  /* The record API is the 1.22 way to log structured tracer data; later
-   * releases may deprecate it, which must not break a -Werror build. */
+  /* The record API is the 1.22 way to log structured tracer data; should a
+   * later release deprecate it, a -Werror build must not break. */
   G_GNUC_BEGIN_IGNORE_DEPRECATIONS;
   gst_tracer_record_log (tr_buffer, (guint64) ts, GST_OBJECT_NAME (converter),
       t.op, t.backend,
@@ -261,34 +276,48 @@ do_push_buffer_post (GstSimaLatencyTracer * self, GstClockTime ts,
   if (converter == NULL || !GST_PAD_IS_SRC (pad))
     return;
   g_mutex_lock (&self->lock);
-  element_stats (converter)->entered = ts;
-  element_stats (converter)->have_entry = TRUE;
+  element_stats (self, converter)->entered = ts;
+  element_stats (self, converter)->have_entry = TRUE;
   g_mutex_unlock (&self->lock);
 }
 
 static void
 print_summary (GstSimaLatencyTracer * self, GstElement * element)
 {
-  ElementStats *s;
+  ElementStats *s, copy;
 
+  /* copy and reset under the lock, compute and print outside it: the
+   * streaming threads do not wait for the application's print handler */
   g_mutex_lock (&self->lock);
-  s = element_stats (element);
-  if (s->count == 0) {
-    g_print ("simalatency: element=%s buffers=0\n", s->name);
-  } else {
-    g_print ("simalatency: element=%s op=%s backend=%s buffers=%"
-        G_GUINT64_FORMAT " latency-us: mean=%.1f p50=%.1f p99=%.1f max=%.1f "
-        "process-us: mean=%.1f copies=%" G_GUINT64_FORMAT "\n", s->name,
-        s->op, s->backend, s->count, s->sum / 1e3 / s->count,
-        percentile (s, 0.50) / 1e3, percentile (s, 0.99) / 1e3, s->max / 1e3,
-        s->process_sum / 1e3 / s->count, s->copies);
-  }
+  s = element_stats (self, element);
+  copy = *s;
+  copy.name = g_strdup (s->name);
+  copy.bins = s->bins != NULL ? g_memdup2 (s->bins, N_BINS * sizeof *s->bins)
+      : NULL;
   /* a restarted element starts a new summary */
-  s->count = s->sum = s->max = s->process_sum = s->copies = 0;
+  s->count = s->measured = s->sum = s->max = s->process_sum = s->copies = 0;
   s->have_entry = FALSE;
   if (s->bins != NULL)
     memset (s->bins, 0, N_BINS * sizeof *s->bins);
   g_mutex_unlock (&self->lock);
+
+  if (copy.count == 0) {
+    g_print ("simalatency: element=%s buffers=0\n", copy.name);
+  } else if (copy.measured == 0) {
+    g_print ("simalatency: element=%s op=%s backend=%s buffers=%"
+        G_GUINT64_FORMAT " latency-us: unmeasured process-us: mean=%.1f "
+        "copies=%" G_GUINT64_FORMAT "\n", copy.name, copy.op, copy.backend,
+        copy.count, copy.process_sum / 1e3 / copy.count, copy.copies);
+  } else {
+    g_print ("simalatency: element=%s op=%s backend=%s buffers=%"
+        G_GUINT64_FORMAT " latency-us: mean=%.1f p50=%.1f p99=%.1f max=%.1f "
+        "process-us: mean=%.1f copies=%" G_GUINT64_FORMAT "\n", copy.name,
+        copy.op, copy.backend, copy.count, copy.sum / 1e3 / copy.measured,
+        percentile (&copy, 0.50) / 1e3, percentile (&copy, 0.99) / 1e3,
+        copy.max / 1e3, copy.process_sum / 1e3 / copy.count, copy.copies);
+  }
+  g_free (copy.name);
+  g_free (copy.bins);
 }
 
 static void
@@ -324,9 +353,13 @@ parse_params (GstSimaLatencyTracer * self)
   for (i = 0; i < gst_structure_n_fields (s); i++) {
     const gchar *field = gst_structure_nth_field_name (s, i);
     if (strcmp (field, "summary") == 0) {
-      if (!gst_structure_get_boolean (s, field, &self->summary))
-        GST_WARNING_OBJECT (self, "option summary: '%s' is not a boolean",
-            params);
+      if (!gst_structure_get_boolean (s, field, &self->summary)) {
+        gchar *value = gst_value_serialize (gst_structure_get_value (s,
+                field));
+        GST_WARNING_OBJECT (self, "option summary: '%s' is not a boolean "
+            "(true or false)", value);
+        g_free (value);
+      }
     } else {
       GST_WARNING_OBJECT (self, "ignoring unknown option '%s' (known: "
           "summary)", field);
@@ -432,7 +465,12 @@ static void
 gst_sima_latency_tracer_init (GstSimaLatencyTracer * self)
 {
   GstTracer *tracer = GST_TRACER (self);
+  gchar *key = g_strdup_printf ("simalatency-stats-%p", (gpointer) self);
 
+  /* quarks live forever: one per tracer instance, of which a process has
+   * one or two */
+  self->stats_quark = g_quark_from_string (key);
+  g_free (key);
   g_mutex_init (&self->lock);
   gst_tracing_register_hook (tracer, "pad-push-pre",
       G_CALLBACK (do_push_buffer_pre));

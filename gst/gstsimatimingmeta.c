@@ -22,8 +22,13 @@ gst_sima_timing_meta_api (void)
 
   if (g_once_init_enter (&api)) {
     static const gchar *tags[] = { "sima-timing", NULL };
-    const GstMetaInfo *info = gst_meta_register_custom
-        (GST_SIMA_TIMING_META_NAME, tags, NULL, NULL, NULL);
+    const GstMetaInfo *info = gst_meta_get_info (GST_SIMA_TIMING_META_NAME);
+    if (info == NULL)
+      info = gst_meta_register_custom (GST_SIMA_TIMING_META_NAME, tags, NULL,
+          NULL, NULL);
+    if (info == NULL)           /* the name is taken by a meta not ours */
+      g_warning ("cannot register the meta " GST_SIMA_TIMING_META_NAME
+          ": buffers carry no timing");
     q_element = g_quark_from_static_string (GST_SIMA_TIMING_ELEMENT);
     q_op = g_quark_from_static_string (GST_SIMA_TIMING_OP);
     q_backend = g_quark_from_static_string (GST_SIMA_TIMING_BACKEND);
@@ -32,7 +37,7 @@ gst_sima_timing_meta_api (void)
     q_in = g_quark_from_static_string (GST_SIMA_TIMING_BYTES_IN);
     q_out = g_quark_from_static_string (GST_SIMA_TIMING_BYTES_OUT);
     q_copies = g_quark_from_static_string (GST_SIMA_TIMING_COPIES);
-    g_once_init_leave (&api, info->api);
+    g_once_init_leave (&api, info != NULL ? info->api : G_TYPE_NONE);
   }
   return api;
 }
@@ -42,7 +47,8 @@ gst_sima_buffer_add_timing (GstBuffer * buf, const GstSimaTiming * t)
 {
   GstCustomMeta *meta;
 
-  gst_sima_timing_meta_api ();
+  if (gst_sima_timing_meta_api () == G_TYPE_NONE)
+    return;
   meta = gst_buffer_add_custom_meta (buf, GST_SIMA_TIMING_META_NAME);
   if (meta == NULL)
     return;

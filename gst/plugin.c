@@ -24,6 +24,7 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (simacasttess, plugin);
   ok |= GST_ELEMENT_REGISTER (simadetessdequant, plugin);
   ok |= GST_ELEMENT_REGISTER (simatensorsrc, plugin);
+  /* a plugin that half registered would look complete in gst-inspect */
   ok &= gst_tracer_register (plugin, "simalatency",
       GST_TYPE_SIMA_LATENCY_TRACER);
   return ok;
