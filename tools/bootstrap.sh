@@ -8,6 +8,7 @@ SIMA_DEBIAN_PACKAGES=(
   gstreamer1.0-tools gstreamer1.0-plugins-base
   libdrm-dev valgrind
   python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
+  libxnnpack-dev libpthreadpool-dev
 )
 
 sima_bootstrap() {

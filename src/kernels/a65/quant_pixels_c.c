@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "../cpu/cpu.h"
 #include "../numerics/quant_exact.h"
 #include "load.h"
 
@@ -54,4 +55,42 @@ sima_quant_pixels_bf16_c (const void *ctx, const uint8_t *src,
     int64_t channels, int64_t stored_channels, uint8_t *dst)
 {
   SIMA_QUANT_PIXELS_LOOP (DECODE_BF16);
+}
+
+/* Runtime dispatch, once per plan: later ISAs win. */
+SimaA65PackFn
+sima_quant_pixels_select (int dtype)
+{
+  unsigned isas = sima_cpu_isas ();
+  SimaA65PackFn leaf;
+
+  switch (dtype) {
+    case SIMA_DTYPE_FLOAT32:
+      leaf = sima_quant_pixels_f32_c;
+#ifdef SIMA_HAVE_AVX2
+      if ((isas & (SIMA_ISA_AVX2 | SIMA_ISA_F16C)) == (SIMA_ISA_AVX2
+              | SIMA_ISA_F16C))
+        leaf = sima_quant_pixels_f32_avx2;
+#endif
+      return leaf;
+    case SIMA_DTYPE_FLOAT16:
+      leaf = sima_quant_pixels_f16_c;
+#ifdef SIMA_HAVE_AVX2
+      if ((isas & (SIMA_ISA_AVX2 | SIMA_ISA_F16C)) == (SIMA_ISA_AVX2
+              | SIMA_ISA_F16C))
+        leaf = sima_quant_pixels_f16_avx2;
+#endif
+      return leaf;
+    case SIMA_DTYPE_BFLOAT16:
+      leaf = sima_quant_pixels_bf16_c;
+#ifdef SIMA_HAVE_AVX2
+      if ((isas & (SIMA_ISA_AVX2 | SIMA_ISA_F16C)) == (SIMA_ISA_AVX2
+              | SIMA_ISA_F16C))
+        leaf = sima_quant_pixels_bf16_avx2;
+#endif
+      return leaf;
+    default:
+      (void) isas;
+      return NULL;
+  }
 }

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "../cpu/cpu.h"
 #include "../ops/op_common.h"
 #include "quant_pixels.h"
 #include "tile_walk.h"
@@ -22,22 +23,13 @@ sima_a65_quanttess_prepare (const SimaQuantTessPlan *plan,
   out->shared = *plan;
   sima_quanttess_numerics (&plan->params, &out->numerics);
   sima_tiled_walk_init (&plan->output_geometry, &plan->input_view, &out->walk);
-  switch (plan->input.dtype) {
-    case SIMA_DTYPE_FLOAT32:
-      out->pack = sima_quant_pixels_f32_c;
-      break;
-    case SIMA_DTYPE_FLOAT16:
-      out->pack = sima_quant_pixels_f16_c;
-      break;
-    case SIMA_DTYPE_BFLOAT16:
-      out->pack = sima_quant_pixels_bf16_c;
-      break;
-    default:
-      memset (out, 0, sizeof *out);
-      return sima_status_make (SIMA_UNSUPPORTED_DTYPE,
-          "QuantTess A65 prepare: plan input dtype is %s; was the plan made "
-          "by sima_quanttess_check_inference?",
-          sima_dtype_name (plan->input.dtype));
+  out->pack = sima_quant_pixels_select (plan->input.dtype);
+  if (out->pack == NULL) {
+    memset (out, 0, sizeof *out);
+    return sima_status_make (SIMA_UNSUPPORTED_DTYPE,
+        "QuantTess A65 prepare: plan input dtype is %s; was the plan made "
+        "by sima_quanttess_check_inference?",
+        sima_dtype_name (plan->input.dtype));
   }
   return sima_status_ok ();
 }
@@ -58,8 +50,12 @@ sima_a65_quanttess_execute (const SimaA65QuantTessPlan *plan,
   st = sima_check_host_buffers ("QuantTess", in, n_in, sp->input_bytes,
       sp->input_view.scalar_bytes, out, n_out, sp->output_bytes,
       SIMA_TILED_ALIGNMENT);
-  if (sima_status_is_ok (&st) && sp->element_count > 0)
+  if (sima_status_is_ok (&st) && sp->element_count > 0) {
+    SimaFpState fp;
+    sima_fp_enter (&fp);        /* SIMD leaves multiply in hardware */
     sima_a65_pack_tiles (&sp->output_geometry, &plan->walk, in->data,
         out->data, plan->pack, &plan->numerics);
+    sima_fp_leave (&fp);
+  }
   return st;
 }

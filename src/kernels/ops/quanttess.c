@@ -110,6 +110,7 @@ sima_quanttess_numerics (const SimaQuantTessParams *params,
   m = sima_decode_f32 (bits);
   q->multiplier_significand = m.significand;
   q->multiplier_exponent = m.exponent;
+  q->multiplier_bits = bits;
   q->zero_point = params->zero_point;
   q->rounding = params->rounding;
 }

@@ -71,6 +71,8 @@ SimaStatus sima_quanttess_check_inference (const SimaQuantTessRequest *request,
 typedef struct {
   uint32_t multiplier_significand;  /* multiplier = significand * 2^exponent */
   int32_t multiplier_exponent;
+  uint32_t multiplier_bits;         /* the binary32 itself, for SIMD leaves
+                                     * that multiply in hardware */
   int32_t zero_point;
   SimaRounding rounding;
 } SimaQuantNumerics;

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "cpu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#include <xmmintrin.h>
+#define SIMA_X86 1
+#endif
+
+/* Bit 31: computed. A race computes the same value twice: harmless. */
+static volatile unsigned cached_isas;
+#define COMPUTED (1u << 31)
+
+#ifdef SIMA_X86
+static unsigned
+detect (void)
+{
+  unsigned a, b, c, d, isas = 0, xcr0_lo = 0, xcr0_hi = 0;
+
+  if (!__get_cpuid (1, &a, &b, &c, &d))
+    return 0;
+  if (c & bit_SSE4_1)
+    isas |= SIMA_ISA_SSE41;
+  /* AVX state must be enabled by the OS (XCR0 bits 1 and 2) */
+  if ((c & bit_OSXSAVE) && (c & bit_AVX)) {
+    __asm__ ("xgetbv" : "=a" (xcr0_lo), "=d" (xcr0_hi) : "c" (0));
+    if ((xcr0_lo & 6) == 6) {
+      if (c & bit_F16C)
+        isas |= SIMA_ISA_F16C;
+      if (__get_cpuid_count (7, 0, &a, &b, &c, &d) && (b & bit_AVX2))
+        isas |= SIMA_ISA_AVX2;
+    }
+  }
+  return isas;
+}
+#elif defined(__aarch64__)
+static unsigned
+detect (void)
+{
+  return SIMA_ISA_NEON;         /* Advanced SIMD is part of AArch64 */
+}
+#else
+static unsigned
+detect (void)
+{
+  return 0;
+}
+#endif
+
+unsigned
+sima_cpu_parse_disable (const char *list)
+{
+  static const struct {
+    const char *name;
+    unsigned isa;
+  } names[] = {
+    {"sse41", SIMA_ISA_SSE41}, {"avx2", SIMA_ISA_AVX2},
+    {"f16c", SIMA_ISA_F16C}, {"neon", SIMA_ISA_NEON},
+    {"all", SIMA_ISA_SSE41 | SIMA_ISA_AVX2 | SIMA_ISA_F16C | SIMA_ISA_NEON},
+  };
+  unsigned mask = 0;
+  size_t i;
+
+  while (list != NULL && *list != '\0') {
+    size_t len = strcspn (list, ", ");
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+      if (strlen (names[i].name) == len
+          && strncmp (names[i].name, list, len) == 0)
+        mask |= names[i].isa;
+    list += len;
+    list += strspn (list, ", ");
+  }
+  return mask;
+}
+
+unsigned
+sima_cpu_isas (void)
+{
+  unsigned isas = cached_isas;
+
+  if (!(isas & COMPUTED)) {
+    isas = (detect () & ~sima_cpu_parse_disable (getenv
+            ("SIMA_KERNELS_DISABLE"))) | COMPUTED;
+    cached_isas = isas;
+  }
+  return isas & ~COMPUTED;
+}
+
+#ifdef SIMA_X86
+/* MXCSR: all exceptions masked, round to nearest, FTZ and DAZ off. */
+#define SIMA_MXCSR_DEFAULT 0x1F80u
+
+void
+sima_fp_enter (SimaFpState *state)
+{
+  state->saved = _mm_getcsr ();
+  _mm_setcsr (SIMA_MXCSR_DEFAULT);
+}
+
+void
+sima_fp_leave (const SimaFpState *state)
+{
+  _mm_setcsr (state->saved);
+}
+#else
+void
+sima_fp_enter (SimaFpState *state)
+{
+  state->saved = 0;
+}
+
+void
+sima_fp_leave (const SimaFpState *state)
+{
+  (void) state;
+}
+#endif

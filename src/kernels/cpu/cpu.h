@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * cpu.h - which SIMD instruction sets the A65 executors may use, and the
+ * floating-point state their SIMD leaves need.
+ *
+ * Detected once per process (libyuv style) and masked by the environment
+ * variable SIMA_KERNELS_DISABLE, a comma-separated list of sse41, avx2,
+ * f16c, neon, or all: tests force each path with it. Preparation picks
+ * leaves from this mask; no leaf ever changes a single output bit.
+ */
+#ifndef SIMA_KERNELS_CPU_H
+#define SIMA_KERNELS_CPU_H
+
+enum {
+  SIMA_ISA_SSE41 = 1u << 0,
+  SIMA_ISA_AVX2 = 1u << 1,
+  SIMA_ISA_F16C = 1u << 2,
+  SIMA_ISA_NEON = 1u << 3,
+};
+
+/* The usable ISAs: detected, minus SIMA_KERNELS_DISABLE. Computed on the
+ * first call, read-only after. */
+unsigned sima_cpu_isas (void);
+
+/* Parses a SIMA_KERNELS_DISABLE value into a mask (unknown names are
+ * ignored). Exposed for tests. */
+unsigned sima_cpu_parse_disable (const char *list);
+
+/* SIMD leaves multiply in hardware, so they need round-to-nearest and
+ * subnormals kept (no flush-to-zero, no denormals-are-zero). enter() saves
+ * the caller's state and sets that; leave() restores it exactly, sticky
+ * exception flags included: the caller's environment is neither needed
+ * nor changed. No-ops where no SIMD leaf uses floating point. */
+typedef struct {
+  unsigned saved;
+} SimaFpState;
+
+void sima_fp_enter (SimaFpState *state);
+void sima_fp_leave (const SimaFpState *state);
+
+#endif /* SIMA_KERNELS_CPU_H */
