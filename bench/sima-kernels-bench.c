@@ -19,6 +19,8 @@
  * Timings are a report, never a pass/fail test (docs/performance.md).
  */
 #define _GNU_SOURCE
+#include <simaai/kernels/a65/casttess.h>
+#include <simaai/kernels/a65/detessdequant.h>
 #include <simaai/kernels/a65/quanttess.h>
 
 #include <math.h>
@@ -27,6 +29,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "a65/cast_pixels.h"
+#include "a65/dequant_pixels.h"
 #include "a65/quant_pixels.h"
 
 #ifdef SIMA_BENCH_XNNPACK
@@ -38,16 +42,22 @@
 typedef struct Case Case;
 typedef void (*RunFn) (Case *c);
 
+typedef enum { OP_QUANT, OP_CAST, OP_DETESS } Op;
+
 struct Case {
   const char *op, *name;
-  int dtype;
+  Op kind;
+  int dtype;                    /* the float side of the conversion */
   int64_t h, w, ch;
   SimaChannels channels;
   int naive;                    /* the naive loop applies (RGB pad16) */
   int xnnpack;                  /* XNNPACK's conversion applies (FP32) */
+  int64_t pad;                  /* > 0: dense rows pitched by pad bytes */
   /* state */
-  SimaQuantTessPlan plan;
-  SimaA65QuantTessPlan ours, scalar;
+  SimaA65QuantTessPlan quant[2];        /* [0] ours, [1] scalar */
+  SimaA65CastTessPlan cast[2];
+  SimaA65DetessDequantPlan detess[2];
+  uint64_t in_bytes, out_bytes;
   uint8_t *in, *out;
   float multiplier;
   int32_t zero_point;
@@ -68,11 +78,24 @@ now_us (void)
 /* ---- variants --------------------------------------------------------- */
 
 static void
-run_plan (Case *c, const SimaA65QuantTessPlan *p)
+run_plan (Case *c, int which)
 {
-  SimaConstHostBuffer ib = { c->in, c->plan.input_bytes };
-  SimaHostBuffer ob = { c->out, c->plan.output_bytes };
-  SimaStatus st = sima_a65_quanttess_execute (p, &ib, 1, &ob, 1);
+  SimaConstHostBuffer ib = { c->in, c->in_bytes };
+  SimaHostBuffer ob = { c->out, c->out_bytes };
+  SimaStatus st;
+
+  switch (c->kind) {
+    case OP_QUANT:
+      st = sima_a65_quanttess_execute (&c->quant[which], &ib, 1, &ob, 1);
+      break;
+    case OP_CAST:
+      st = sima_a65_casttess_execute (&c->cast[which], &ib, 1, &ob, 1);
+      break;
+    default:
+      st = sima_a65_detessdequant_execute (&c->detess[which], &ib, 1, &ob,
+          1);
+      break;
+  }
   if (st.code != SIMA_OK) {
     fprintf (stderr, "%s: %s\n", c->name, st.message);
     exit (1);
@@ -82,13 +105,13 @@ run_plan (Case *c, const SimaA65QuantTessPlan *p)
 static void
 run_ours (Case *c)
 {
-  run_plan (c, &c->ours);
+  run_plan (c, 0);
 }
 
 static void
 run_scalar (Case *c)
 {
-  run_plan (c, &c->scalar);
+  run_plan (c, 1);
 }
 
 /* Every input byte read (summed in 64-bit words, which compilers
@@ -97,7 +120,7 @@ static void
 run_floor (Case *c)
 {
   const uint64_t *w = (const uint64_t *) (const void *) c->in;
-  size_t i, n = (size_t) c->plan.input_bytes / 8;
+  size_t i, n = (size_t) c->in_bytes / 8;
   uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
 
   for (i = 0; i + 4 <= n; i += 4) {
@@ -107,14 +130,14 @@ run_floor (Case *c)
     s3 += w[i + 3];
   }
   c->sink = s0 + s1 + s2 + s3;
-  memset (c->out, c->zero_point, (size_t) c->plan.output_bytes);
+  memset (c->out, c->zero_point, (size_t) c->out_bytes);
 }
 
 /* What one writes first: for every element, find its tile and slot with
  * divisions and quantize it with the C library (FP32 input; H8/W16/C16
  * pad16 tiles of an H x W x C image whose H and W are whole tiles). */
 static void
-run_naive (Case *c)
+run_naive_quant (Case *c)
 {
   const float *x = (const float *) (const void *) c->in;
   int8_t *t = (int8_t *) c->out;
@@ -135,6 +158,61 @@ run_naive (Case *c)
       }
 }
 
+/* CastTess: the C library's float -> BF16 the obvious way (round half up on
+ * the bits), then the two byte planes of each 32-byte slot. */
+static void
+run_naive_cast (Case *c)
+{
+  const float *x = (const float *) (const void *) c->in;
+  uint8_t *t = c->out;
+  int64_t tiles_w = c->w / 16, h, w, ch;
+
+  for (h = 0; h < c->h; h++)
+    for (w = 0; w < c->w; w++)
+      for (ch = 0; ch < 16; ch++) {
+        int64_t tile = (h / 8) * tiles_w + w / 16;
+        int64_t at = tile * 8 * 16 * 32 + ((h % 8) * 16 + w % 16) * 32 + ch;
+        uint32_t b = 0;
+        if (ch < c->ch) {
+          float v = x[(h * c->w + w) * c->ch + ch];
+          memcpy (&b, &v, 4);
+          b = (b + 0x8000u) >> 16;
+        }
+        t[at] = (uint8_t) b;
+        t[at + 16] = (uint8_t) (b >> 8);
+      }
+}
+
+/* DetessDequant: every element's tile slot found with divisions, then
+ * (q - zero_point) * scale in float. */
+static void
+run_naive_detess (Case *c)
+{
+  const int8_t *t = (const int8_t *) c->in;
+  float *y = (float *) (void *) c->out;
+  int64_t tiles_w = c->w / 16, h, w, ch;
+
+  for (h = 0; h < c->h; h++)
+    for (w = 0; w < c->w; w++)
+      for (ch = 0; ch < c->ch; ch++) {
+        int64_t tile = (h / 8) * tiles_w + w / 16;
+        int64_t at = tile * 8 * 16 * 16 + ((h % 8) * 16 + w % 16) * 16 + ch;
+        y[(h * c->w + w) * c->ch + ch] = ((float) t[at] - (float)
+            c->zero_point) * (1.0f / c->multiplier);
+      }
+}
+
+static void
+run_naive (Case *c)
+{
+  if (c->kind == OP_QUANT)
+    run_naive_quant (c);
+  else if (c->kind == OP_CAST)
+    run_naive_cast (c);
+  else
+    run_naive_detess (c);
+}
+
 #ifdef SIMA_BENCH_XNNPACK
 static void
 run_xnnpack (Case *c)
@@ -152,63 +230,119 @@ run_xnnpack (Case *c)
 /* ---- cases ------------------------------------------------------------ */
 
 static void
-setup (Case *c)
+fail_status (const Case *c, SimaStatus st)
 {
-  SimaTensorSpec in, out;
-  SimaQuantTessRequest req;
-  SimaStatus st;
-  size_t i, n = (size_t) (c->h * c->w * c->ch);
-
-  memset (&in, 0, sizeof in);
-  in.rank = 3;
-  in.shape[0] = c->h;
-  in.shape[1] = c->w;
-  in.shape[2] = c->ch;
-  in.dtype = (SimaDType) c->dtype;
-  in.layout = SIMA_LAYOUT_CONTIGUOUS;
-  out = in;
-  out.dtype = SIMA_DTYPE_INT8;
-  out.layout = SIMA_LAYOUT_MLA_TILED;
-  out.tiled = (SimaMlaTiled) { {-1, 0, 1, 2}, {1, 8, 16, 16}, c->channels };
-  memset (&req, 0, sizeof req);
-  req.inputs = &in;
-  req.n_inputs = 1;
-  req.outputs = &out;
-  req.n_outputs = 1;
-  c->multiplier = 64.0f;
-  c->zero_point = 3;
-  req.params.multiplier = c->multiplier;
-  req.params.zero_point = c->zero_point;
-  req.params.rounding = SIMA_ROUNDING_NEAREST_EVEN;
-  st = sima_quanttess_check_inference (&req, &c->plan);
-  if (st.code == SIMA_OK)
-    st = sima_a65_quanttess_prepare (&c->plan, &c->ours);
   if (st.code != SIMA_OK) {
     fprintf (stderr, "%s: %s\n", c->name, st.message);
     exit (1);
   }
-  c->scalar = c->ours;
-  c->scalar.pack = c->dtype == SIMA_DTYPE_FLOAT32 ? sima_quant_pixels_f32_c
-      : c->dtype == SIMA_DTYPE_FLOAT16 ? sima_quant_pixels_f16_c
-      : sima_quant_pixels_bf16_c;
-  c->in = aligned_alloc (64, (size_t) c->plan.input_bytes + 64);
-  c->out = aligned_alloc (64, (size_t) c->plan.output_bytes + 64);
+}
+
+/* Dense float spec (row-pitched when c->pad > 0) and tiled spec. */
+static void
+specs (const Case *c, SimaTensorSpec *dense, SimaTensorSpec *tiled)
+{
+  int64_t es = c->dtype == SIMA_DTYPE_FLOAT32 ? 4 : 2;
+
+  memset (dense, 0, sizeof *dense);
+  dense->rank = 3;
+  dense->shape[0] = c->h;
+  dense->shape[1] = c->w;
+  dense->shape[2] = c->ch;
+  dense->dtype = (SimaDType) c->dtype;
+  dense->layout = SIMA_LAYOUT_CONTIGUOUS;
+  if (c->pad > 0) {
+    dense->layout = SIMA_LAYOUT_STRIDED;
+    dense->strides_bytes[2] = es;
+    dense->strides_bytes[1] = c->ch * es;
+    dense->strides_bytes[0] = c->w * c->ch * es + c->pad;
+  }
+  *tiled = *dense;
+  tiled->layout = SIMA_LAYOUT_MLA_TILED;
+  memset (tiled->strides_bytes, 0, sizeof tiled->strides_bytes);
+  tiled->dtype = c->kind == OP_CAST ? SIMA_DTYPE_BFLOAT16 : SIMA_DTYPE_INT8;
+  tiled->tiled = (SimaMlaTiled) { {-1, 0, 1, 2}, {1, 8, 16, 16},
+    c->channels };
+}
+
+static void
+setup (Case *c)
+{
+  SimaTensorSpec dense, tiled;
+  size_t i;
+
+  specs (c, &dense, &tiled);
+  c->multiplier = 64.0f;
+  c->zero_point = 3;
+  if (c->kind == OP_QUANT) {
+    SimaQuantTessRequest req;
+    SimaQuantTessPlan plan;
+    memset (&req, 0, sizeof req);
+    req.inputs = &dense;
+    req.n_inputs = 1;
+    req.outputs = &tiled;
+    req.n_outputs = 1;
+    req.params.multiplier = c->multiplier;
+    req.params.zero_point = c->zero_point;
+    req.params.rounding = SIMA_ROUNDING_NEAREST_EVEN;
+    fail_status (c, sima_quanttess_check_inference (&req, &plan));
+    fail_status (c, sima_a65_quanttess_prepare (&plan, &c->quant[0]));
+    c->quant[1] = c->quant[0];
+    c->quant[1].pack = c->dtype == SIMA_DTYPE_FLOAT32
+        ? sima_quant_pixels_f32_c : c->dtype == SIMA_DTYPE_FLOAT16
+        ? sima_quant_pixels_f16_c : sima_quant_pixels_bf16_c;
+    c->in_bytes = plan.input_bytes;
+    c->out_bytes = plan.output_bytes;
+  } else if (c->kind == OP_CAST) {
+    SimaCastTessRequest req = { &dense, 1, &tiled, 1 };
+    SimaCastTessPlan plan;
+    fail_status (c, sima_casttess_check_inference (&req, &plan));
+    fail_status (c, sima_a65_casttess_prepare (&plan, &c->cast[0]));
+    c->cast[1] = c->cast[0];
+    c->cast[1].pack = c->dtype == SIMA_DTYPE_FLOAT32
+        ? sima_cast_pixels_f32_c : c->dtype == SIMA_DTYPE_FLOAT16
+        ? sima_cast_pixels_f16_c : sima_cast_pixels_bf16_c;
+    c->in_bytes = plan.input_bytes;
+    c->out_bytes = plan.output_bytes;
+  } else {
+    SimaDetessDequantRequest req = { &tiled, 1, &dense, 1, {0, 0} };
+    SimaDetessDequantPlan plan;
+    req.params.scale = 1.0f / c->multiplier;
+    req.params.zero_point = c->zero_point;
+    fail_status (c, sima_detessdequant_check_inference (&req, &plan));
+    fail_status (c, sima_a65_detessdequant_prepare (&plan, &c->detess[0]));
+    c->detess[1] = c->detess[0];
+    c->detess[1].unpack = c->dtype == SIMA_DTYPE_FLOAT32
+        ? sima_dequant_pixels_f32_c : sima_dequant_pixels_bf16_c;
+    c->in_bytes = plan.input_bytes;
+    c->out_bytes = plan.output_bytes;
+  }
+  c->in = aligned_alloc (64, (size_t) c->in_bytes + 64);
+  c->out = aligned_alloc (64, (size_t) c->out_bytes + 64);
   if (c->in == NULL || c->out == NULL)
     exit (1);
-  /* values in [-2, 2], as an image scaled for the network */
-  for (i = 0; i < n; i++) {
-    float f = (float) ((i * 2654435761u) % 40001) / 10000.0f - 2.0f;
-    uint32_t b;
-    memcpy (&b, &f, 4);
-    if (c->dtype == SIMA_DTYPE_FLOAT32)
-      memcpy (c->in + 4 * i, &b, 4);
-    else {
-      uint16_t h = (uint16_t) (b >> 16);        /* BF16; FP16 below */
-      if (c->dtype == SIMA_DTYPE_FLOAT16) {
-        _Float16 hf = (_Float16) f;
-        memcpy (&h, &hf, 2);
+  if (c->kind == OP_DETESS) {
+    /* tiles of INT8 values (padding too: it is never read) */
+    for (i = 0; i < c->in_bytes; i++)
+      c->in[i] = (uint8_t) (i * 2654435761u >> 13);
+  } else {
+    /* values in [-2, 2], as an image scaled for the network; pitched
+     * rows' padding filled too */
+    int64_t es = c->dtype == SIMA_DTYPE_FLOAT32 ? 4 : 2;
+    for (i = 0; i < c->in_bytes / (size_t) es; i++) {
+      float f = (float) ((i * 2654435761u) % 40001) / 10000.0f - 2.0f;
+      uint32_t b;
+      memcpy (&b, &f, 4);
+      if (c->dtype == SIMA_DTYPE_FLOAT32)
+        memcpy (c->in + 4 * i, &b, 4);
+      else {
+        uint16_t h = (uint16_t) (b >> 16);      /* BF16; FP16 below */
+        if (c->dtype == SIMA_DTYPE_FLOAT16) {
+          _Float16 hf = (_Float16) f;
+          memcpy (&h, &hf, 2);
+        }
+        memcpy (c->in + 2 * i, &h, 2);
       }
-      memcpy (c->in + 2 * i, &h, 2);
     }
   }
 #ifdef SIMA_BENCH_XNNPACK
@@ -292,20 +426,50 @@ int
 main (int argc, char **argv)
 {
   Case cases[] = {
-    {.op = "quanttess", .name = "rgb224_pad16", .dtype = SIMA_DTYPE_FLOAT32, .h = 224, .w = 224,
-        .ch = 3, .channels = SIMA_CHANNELS_PAD16, .naive = 1, .xnnpack = 1},
-    {.op = "quanttess", .name = "rgb224_f16_pad16", .dtype = SIMA_DTYPE_FLOAT16, .h = 224, .w = 224,
-        .ch = 3, .channels = SIMA_CHANNELS_PAD16, .naive = 0, .xnnpack = 0},
-    {.op = "quanttess", .name = "rgb224_bf16_pad16", .dtype = SIMA_DTYPE_BFLOAT16, .h = 224, .w = 224,
-        .ch = 3, .channels = SIMA_CHANNELS_PAD16, .naive = 0, .xnnpack = 0},
-    {.op = "quanttess", .name = "rgb1080p_pad16", .dtype = SIMA_DTYPE_FLOAT32, .h = 1080, .w = 1920,
-        .ch = 3, .channels = SIMA_CHANNELS_PAD16, .naive = 1, .xnnpack = 1},
-    {.op = "quanttess", .name = "rgb1080p_f16_pad16", .dtype = SIMA_DTYPE_FLOAT16, .h = 1080, .w = 1920,
-        .ch = 3, .channels = SIMA_CHANNELS_PAD16, .naive = 0, .xnnpack = 0},
-    {.op = "quanttess", .name = "rgb1080p_bf16_pad16", .dtype = SIMA_DTYPE_BFLOAT16, .h = 1080, .w = 1920,
-        .ch = 3, .channels = SIMA_CHANNELS_PAD16, .naive = 0, .xnnpack = 0},
-    {.op = "quanttess", .name = "c64_56_compact", .dtype = SIMA_DTYPE_FLOAT32, .h = 56, .w = 56,
-        .ch = 64, .channels = SIMA_CHANNELS_COMPACT, .naive = 0, .xnnpack = 1},
+#define QUANT(N, D, H, W, C, CH, NAIVE, XNN, PAD) {.op = "quanttess", \
+    .name = N, .kind = OP_QUANT, .dtype = D, .h = H, .w = W, .ch = C,  \
+    .channels = CH, .naive = NAIVE, .xnnpack = XNN, .pad = PAD}
+#define CAST(N, D, H, W, NAIVE) {.op = "casttess", .name = N,       \
+    .kind = OP_CAST, .dtype = D, .h = H, .w = W, .ch = 3,              \
+    .channels = SIMA_CHANNELS_PAD16, .naive = NAIVE}
+#define DETESS(N, D, H, W, C, CH, NAIVE) {.op = "detessdequant",    \
+    .name = N, .kind = OP_DETESS, .dtype = D, .h = H, .w = W, .ch = C, \
+    .channels = CH, .naive = NAIVE}
+    QUANT ("rgb224_pad16", SIMA_DTYPE_FLOAT32, 224, 224, 3,
+        SIMA_CHANNELS_PAD16, 1, 1, 0),
+    QUANT ("rgb224_f16_pad16", SIMA_DTYPE_FLOAT16, 224, 224, 3,
+        SIMA_CHANNELS_PAD16, 0, 0, 0),
+    QUANT ("rgb224_bf16_pad16", SIMA_DTYPE_BFLOAT16, 224, 224, 3,
+        SIMA_CHANNELS_PAD16, 0, 0, 0),
+    QUANT ("rgb1080p_pad16", SIMA_DTYPE_FLOAT32, 1080, 1920, 3,
+        SIMA_CHANNELS_PAD16, 1, 1, 0),
+    QUANT ("rgb1080p_f16_pad16", SIMA_DTYPE_FLOAT16, 1080, 1920, 3,
+        SIMA_CHANNELS_PAD16, 0, 0, 0),
+    QUANT ("rgb1080p_bf16_pad16", SIMA_DTYPE_BFLOAT16, 1080, 1920, 3,
+        SIMA_CHANNELS_PAD16, 0, 0, 0),
+    QUANT ("c64_56_compact", SIMA_DTYPE_FLOAT32, 56, 56, 64,
+        SIMA_CHANNELS_COMPACT, 0, 1, 0),
+    QUANT ("rgb224_pitched_pad16", SIMA_DTYPE_FLOAT32, 224, 224, 3,
+        SIMA_CHANNELS_PAD16, 0, 0, 64),
+    CAST ("rgb224_pad16", SIMA_DTYPE_FLOAT32, 224, 224, 1),
+    CAST ("rgb224_f16_pad16", SIMA_DTYPE_FLOAT16, 224, 224, 0),
+    CAST ("rgb1080p_pad16", SIMA_DTYPE_FLOAT32, 1080, 1920, 1),
+    CAST ("rgb1080p_f16_pad16", SIMA_DTYPE_FLOAT16, 1080, 1920, 0),
+    DETESS ("rgb224_pad16", SIMA_DTYPE_FLOAT32, 224, 224, 3,
+        SIMA_CHANNELS_PAD16, 1),
+    DETESS ("rgb224_pad16_bf16", SIMA_DTYPE_BFLOAT16, 224, 224, 3,
+        SIMA_CHANNELS_PAD16, 0),
+    DETESS ("rgb1080p_pad16", SIMA_DTYPE_FLOAT32, 1080, 1920, 3,
+        SIMA_CHANNELS_PAD16, 1),
+    DETESS ("rgb1080p_pad16_bf16", SIMA_DTYPE_BFLOAT16, 1080, 1920, 3,
+        SIMA_CHANNELS_PAD16, 0),
+    DETESS ("c64_56_compact", SIMA_DTYPE_FLOAT32, 56, 56, 64,
+        SIMA_CHANNELS_COMPACT, 0),
+    DETESS ("c64_56_compact_bf16", SIMA_DTYPE_BFLOAT16, 56, 56, 64,
+        SIMA_CHANNELS_COMPACT, 0),
+#undef QUANT
+#undef CAST
+#undef DETESS
   };
   int quick = 0, i;
   const char *only = NULL;
@@ -325,7 +489,8 @@ main (int argc, char **argv)
   for (i = 0; i < (int) (sizeof cases / sizeof cases[0]); i++) {
     Case *c = &cases[i];
     int big = c->h * c->w * c->ch > 1000000;
-    if (only != NULL && strstr (c->name, only) == NULL)
+    if (only != NULL && strstr (c->name, only) == NULL
+        && strstr (c->op, only) == NULL)
       continue;
     setup (c);
     measure (c, quick ? 3 : big ? 31 : 301);

@@ -2,8 +2,9 @@
 # The whole test suite on a fresh Debian 12 machine: installs what is
 # missing, builds with warnings as errors, runs every test, then builds again
 # with AddressSanitizer + UndefinedBehaviorSanitizer and runs every test
-# again, then runs the threaded EV74 tests under ThreadSanitizer. The exit
-# status is the truth.
+# again, then runs the threaded EV74 tests under ThreadSanitizer, then
+# cross-builds the kernel core for AArch64 and runs its suite under
+# qemu-aarch64 (the NEON leaves). The exit status is the truth.
 #
 #   tools/test.sh            both builds
 #   SIMA_BUILD_ROOT=dir      where the build trees go (default: _build)
@@ -57,5 +58,14 @@ export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1}
 configure "$root/tsan" -Dbuildtype=debugoptimized -Db_sanitize=thread \
   -Db_lundef=false
 run_suite "$root/tsan" "tsan" --suite ev74
+
+# The target CPU: the kernel core cross-built for AArch64 and its suite
+# (NEON leaves and scalar, each against the oracle) under qemu-aarch64.
+if [ ! -f "$root/aarch64/build.ninja" ]; then  # a cross file is set up once
+  meson setup "$root/aarch64" "$top" --werror -Dbuildtype=debugoptimized \
+    -Dgstreamer=false --cross-file "$top/tools/cross/aarch64-linux-gnu.ini" \
+    >/dev/null
+fi
+run_suite "$root/aarch64" "aarch64 (qemu)" --suite kernels --timeout-multiplier 4
 
 echo "== all suites passed"

@@ -8,6 +8,9 @@
 
 #include <string.h>
 
+#include <simaai/kernels/types.h>
+
+#include "../cpu/cpu.h"
 #include "../numerics/bf16_convert.h"
 #include "load.h"
 
@@ -55,4 +58,37 @@ sima_cast_pixels_bf16_c (const void *ctx, const uint8_t *src,
     int64_t channels, int64_t stored_channels, uint8_t *dst)
 {
   SIMA_CAST_PIXELS_LOOP (CONVERT_BF16);
+}
+
+/* Runtime dispatch, once per plan: later ISAs win. */
+SimaA65PackFn
+sima_cast_pixels_select (int dtype)
+{
+  unsigned isas = sima_cpu_isas ();
+  int avx2 = (isas & (SIMA_ISA_AVX2 | SIMA_ISA_F16C))
+      == (SIMA_ISA_AVX2 | SIMA_ISA_F16C);
+
+  (void) avx2;
+  switch (dtype) {
+    case SIMA_DTYPE_FLOAT32:
+#ifdef SIMA_HAVE_AVX2
+      if (avx2)
+        return sima_cast_pixels_f32_avx2;
+#endif
+      return sima_cast_pixels_f32_c;
+    case SIMA_DTYPE_FLOAT16:
+#ifdef SIMA_HAVE_AVX2
+      if (avx2)
+        return sima_cast_pixels_f16_avx2;
+#endif
+      return sima_cast_pixels_f16_c;
+    case SIMA_DTYPE_BFLOAT16:
+#ifdef SIMA_HAVE_AVX2
+      if (avx2)
+        return sima_cast_pixels_bf16_avx2;
+#endif
+      return sima_cast_pixels_bf16_c;
+    default:
+      return NULL;
+  }
 }

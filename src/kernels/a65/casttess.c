@@ -21,22 +21,13 @@ sima_a65_casttess_prepare (const SimaCastTessPlan *plan,
   memset (out, 0, sizeof *out);
   out->shared = *plan;
   sima_tiled_walk_init (&plan->output_geometry, &plan->input_view, &out->walk);
-  switch (plan->input.dtype) {
-    case SIMA_DTYPE_FLOAT32:
-      out->pack = sima_cast_pixels_f32_c;
-      break;
-    case SIMA_DTYPE_FLOAT16:
-      out->pack = sima_cast_pixels_f16_c;
-      break;
-    case SIMA_DTYPE_BFLOAT16:
-      out->pack = sima_cast_pixels_bf16_c;
-      break;
-    default:
-      memset (out, 0, sizeof *out);
-      return sima_status_make (SIMA_UNSUPPORTED_DTYPE,
-          "CastTess A65 prepare: plan input dtype is %s; was the plan made "
-          "by sima_casttess_check_inference?",
-          sima_dtype_name (plan->input.dtype));
+  out->pack = sima_cast_pixels_select (plan->input.dtype);
+  if (out->pack == NULL) {
+    memset (out, 0, sizeof *out);
+    return sima_status_make (SIMA_UNSUPPORTED_DTYPE,
+        "CastTess A65 prepare: plan input dtype is %s; was the plan made "
+        "by sima_casttess_check_inference?",
+        sima_dtype_name (plan->input.dtype));
   }
   return sima_status_ok ();
 }

@@ -15,4 +15,16 @@ void sima_dequant_pixels_bf16_c (const void *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
     int64_t pixel_stride, int64_t channel_stride);
 
+/* dequant_pixels_avx2.c (x86-64; needs AVX2): the same bytes. ctx is the
+ * plan's table union (room for 256 FP32 entries also for BF16). */
+void sima_dequant_pixels_f32_avx2 (const void *ctx, const uint8_t *src,
+    int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
+    int64_t pixel_stride, int64_t channel_stride);
+void sima_dequant_pixels_bf16_avx2 (const void *ctx, const uint8_t *src,
+    int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
+    int64_t pixel_stride, int64_t channel_stride);
+
+/* The leaf for an output dtype (float32 or bfloat16) on this CPU. */
+SimaA65UnpackFn sima_dequant_pixels_select (int dtype);
+
 #endif /* SIMA_KERNELS_A65_DEQUANT_PIXELS_H */

@@ -6,6 +6,9 @@
  */
 #include "dequant_pixels.h"
 
+#include <simaai/kernels/types.h>
+
+#include "../cpu/cpu.h"
 #include "load.h"
 
 #define SIMA_DEQUANT_PIXELS_LOOP(TABLE_TYPE, STORE)                           \
@@ -34,4 +37,29 @@ sima_dequant_pixels_bf16_c (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride)
 {
   SIMA_DEQUANT_PIXELS_LOOP (uint16_t, sima_store_u16);
+}
+
+/* Runtime dispatch, once per plan: later ISAs win. */
+SimaA65UnpackFn
+sima_dequant_pixels_select (int dtype)
+{
+  unsigned isas = sima_cpu_isas ();
+
+  (void) isas;
+  switch (dtype) {
+    case SIMA_DTYPE_FLOAT32:
+#ifdef SIMA_HAVE_AVX2
+      if (isas & SIMA_ISA_AVX2)
+        return sima_dequant_pixels_f32_avx2;
+#endif
+      return sima_dequant_pixels_f32_c;
+    case SIMA_DTYPE_BFLOAT16:
+#ifdef SIMA_HAVE_AVX2
+      if (isas & SIMA_ISA_AVX2)
+        return sima_dequant_pixels_bf16_avx2;
+#endif
+      return sima_dequant_pixels_bf16_c;
+    default:
+      return NULL;
+  }
 }

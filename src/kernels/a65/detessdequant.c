@@ -42,8 +42,7 @@ sima_a65_detessdequant_prepare (const SimaDetessDequantPlan *plan,
       out->table.bf16[(uint8_t) q] = sima_dequant_bf16_bits ((int8_t) q,
           scale_bits, plan->params.zero_point);
   }
-  out->unpack = plan->output.dtype == SIMA_DTYPE_FLOAT32
-      ? sima_dequant_pixels_f32_c : sima_dequant_pixels_bf16_c;
+  out->unpack = sima_dequant_pixels_select (plan->output.dtype);
   return sima_status_ok ();
 }
 

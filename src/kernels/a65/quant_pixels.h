@@ -33,6 +33,17 @@ void sima_quant_pixels_bf16_avx2 (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
     int64_t channels, int64_t stored_channels, uint8_t *dst);
 
+/* quant_pixels_neon.c (AArch64): the same bytes. */
+void sima_quant_pixels_f32_neon (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst);
+void sima_quant_pixels_f16_neon (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst);
+void sima_quant_pixels_bf16_neon (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst);
+
 /* The leaf for a dtype on this CPU (sima_cpu_isas): the last ISA that
  * implements it wins, the scalar reference otherwise. NULL for a dtype
  * QuantTess does not read. */

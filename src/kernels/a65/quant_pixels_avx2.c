@@ -19,18 +19,13 @@
  * Built with -mavx2 -mf16c; called only when sima_cpu_isas() has both.
  */
 #include "quant_pixels.h"
+#include "simd_leaf.h"
 
 #include <immintrin.h>
 #include <string.h>
 
 #include "../numerics/quant_exact.h"
 #include "load.h"
-
-typedef enum { SRC_F32, SRC_F16, SRC_BF16 } SrcType;
-
-/* Every helper is inlined into each (dtype, rounding) leaf, so that the
- * source type and the rounding mode are constants in the vector loops. */
-#define SIMA_INLINE static inline __attribute__ ((always_inline))
 
 /* Pixels quantized per run: the run buffer holds them plus a vector of
  * slack, so the spreading loads never leave it. */
@@ -299,52 +294,10 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
     }
     return;
   }
-  switch (type) {
-    case SRC_F32:
-      sima_quant_pixels_f32_c (ctx, src, pixel_stride, channel_stride, pixels,
-          channels, stored, dst);
-      break;
-    case SRC_F16:
-      sima_quant_pixels_f16_c (ctx, src, pixel_stride, channel_stride, pixels,
-          channels, stored, dst);
-      break;
-    default:
-      sima_quant_pixels_bf16_c (ctx, src, pixel_stride, channel_stride,
-          pixels, channels, stored, dst);
-      break;
-  }
+  sima_quant_pixels_fallback (ctx, src, pixel_stride, channel_stride,
+      pixels, channels, stored, dst, type);
 }
 
-/* One entry per dtype; the rounding mode becomes a constant per branch. */
-#define SIMA_QUANT_AVX2_LEAF(name, TYPE)                                      \
-  void                                                                        \
-  name (const void *ctx, const uint8_t *src, int64_t pixel_stride,            \
-      int64_t channel_stride, int64_t pixels, int64_t channels,               \
-      int64_t stored_channels, uint8_t *dst)                                  \
-  {                                                                           \
-    switch (((const SimaQuantNumerics *) ctx)->rounding) {                    \
-      case SIMA_ROUNDING_TOWARD_ZERO:                                         \
-        quant_pixels (ctx, src, pixel_stride, channel_stride, pixels,         \
-            channels, stored_channels, dst, TYPE, SIMA_ROUNDING_TOWARD_ZERO); \
-        break;                                                                \
-      case SIMA_ROUNDING_TOWARD_POSITIVE:                                     \
-        quant_pixels (ctx, src, pixel_stride, channel_stride, pixels,         \
-            channels, stored_channels, dst, TYPE,                             \
-            SIMA_ROUNDING_TOWARD_POSITIVE);                                   \
-        break;                                                                \
-      case SIMA_ROUNDING_TOWARD_NEGATIVE:                                     \
-        quant_pixels (ctx, src, pixel_stride, channel_stride, pixels,         \
-            channels, stored_channels, dst, TYPE,                             \
-            SIMA_ROUNDING_TOWARD_NEGATIVE);                                   \
-        break;                                                                \
-      default:                                                                \
-        quant_pixels (ctx, src, pixel_stride, channel_stride, pixels,         \
-            channels, stored_channels, dst, TYPE,                             \
-            SIMA_ROUNDING_NEAREST_EVEN);                                      \
-        break;                                                                \
-    }                                                                         \
-  }
-
-SIMA_QUANT_AVX2_LEAF (sima_quant_pixels_f32_avx2, SRC_F32)
-SIMA_QUANT_AVX2_LEAF (sima_quant_pixels_f16_avx2, SRC_F16)
-SIMA_QUANT_AVX2_LEAF (sima_quant_pixels_bf16_avx2, SRC_BF16)
+SIMA_QUANT_LEAF (sima_quant_pixels_f32_avx2, SRC_F32)
+SIMA_QUANT_LEAF (sima_quant_pixels_f16_avx2, SRC_F16)
+SIMA_QUANT_LEAF (sima_quant_pixels_bf16_avx2, SRC_BF16)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cpu.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,7 +104,33 @@ sima_fp_enter (SimaFpState *state)
 void
 sima_fp_leave (const SimaFpState *state)
 {
+  /* the caller's control bits and sticky flags, all of MXCSR */
   _mm_setcsr (state->saved);
+}
+#elif defined(__aarch64__)
+/* FPCR: RMode (bits 22-23) round to nearest, FZ (24) and FZ16 (19) off;
+ * FPSR's cumulative flags are restored too, so the caller sees nothing. */
+#define SIMA_FPCR_CLEAR ((3u << 22) | (1u << 24) | (1u << 19))
+
+void
+sima_fp_enter (SimaFpState *state)
+{
+  uint64_t fpcr, fpsr;
+
+  __asm__ volatile ("mrs %0, fpcr" : "=r" (fpcr));
+  __asm__ volatile ("mrs %0, fpsr" : "=r" (fpsr));
+  state->saved = (unsigned) fpcr;
+  state->saved_status = (unsigned) fpsr;
+  __asm__ volatile ("msr fpcr, %0" : : "r" (fpcr & ~(uint64_t)
+          SIMA_FPCR_CLEAR));
+}
+
+void
+sima_fp_leave (const SimaFpState *state)
+{
+  __asm__ volatile ("msr fpcr, %0" : : "r" ((uint64_t) state->saved));
+  __asm__ volatile ("msr fpsr, %0" : : "r" ((uint64_t)
+          state->saved_status));
 }
 #else
 void

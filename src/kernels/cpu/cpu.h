@@ -32,7 +32,8 @@ unsigned sima_cpu_parse_disable (const char *list);
  * exception flags included: the caller's environment is neither needed
  * nor changed. No-ops where no SIMD leaf uses floating point. */
 typedef struct {
-  unsigned saved;
+  unsigned saved;               /* MXCSR, or FPCR */
+  unsigned saved_status;        /* FPSR (AArch64) */
 } SimaFpState;
 
 void sima_fp_enter (SimaFpState *state);

@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Every SIMD leaf (QuantTess and CastTess packs, DetessDequant unpacks)
+ * against the scalar reference leaf, byte for byte, on rows placed so that
+ * the input ends exactly at a page boundary with an inaccessible page after
+ * it (an overread faults) and the output too (an overwrite faults). Packs:
+ * FP32, FP16 and BF16; the four rounding modes;
+ * zero points across the range; random bit patterns (NaN, infinities,
+ * subnormals, huge and tiny values included) and values near rounding
+ * ties; contiguous pixels (RGB rows), channel runs with a pixel stride,
+ * strided channels; channels 1-70 (1, 2, 3, 4, 8, 16, 17, 32 and 64 half the
+ * time), compact and pad16 slots, 1-40 pixels.
+ * Unpacks: random INT8 tiles (padding garbage) into FP32 and BF16 views,
+ * contiguous, pitched and channel-strided, the holes of the view compared
+ * too (both leaves must leave them alone); tables from random scales and
+ * zero points. Also the FP environment: a caller's flush-to-zero and
+ * directed rounding change no byte and are restored (sima_fp_enter/leave).
+ * Leaves this CPU cannot run (or SIMA_KERNELS_DISABLE masks) are reported
+ * as skipped with the reason; the reference is the oracle-checked leaf.
+ */
+#define _GNU_SOURCE
+#include <simaai/kernels/ops/quanttess.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "a65/cast_pixels.h"
+#include "a65/dequant_pixels.h"
+#include "a65/quant_pixels.h"
+#include "numerics/dequant_exact.h"
+#include "cpu/cpu.h"
+#include "tap.h"
+#include "test_util.h"
+
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
+
+/* A mapping whose last accessible byte is followed by a PROT_NONE page;
+ * tail_at(size) returns where `size` bytes end exactly at that page. */
+typedef struct {
+  uint8_t *base;
+  size_t len, page;
+} PageEnd;
+
+static PageEnd
+page_end_new (size_t max_size)
+{
+  PageEnd p;
+  p.page = (size_t) sysconf (_SC_PAGESIZE);
+  p.len = (max_size + p.page - 1) / p.page * p.page + p.page;
+  p.base = mmap (NULL, p.len, PROT_READ | PROT_WRITE,
+      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p.base == MAP_FAILED)
+    abort ();
+  mprotect (p.base + p.len - p.page, p.page, PROT_NONE);
+  return p;
+}
+
+static uint8_t *
+page_end_tail (const PageEnd *p, size_t size)
+{
+  return p->base + (p->len - p->page) - size;
+}
+
+typedef enum { QUANT, CAST, DEQUANT } LeafKind;
+
+typedef struct {
+  const char *name;
+  LeafKind kind;
+  int dtype;                    /* the float side: input of packs, output
+                                 * of unpacks */
+  SimaA65PackFn simd, ref;
+  SimaA65UnpackFn usimd, uref;
+  unsigned needs;
+} Leaf;
+
+static uint32_t
+random_f32_bits (TestRng *rng)
+{
+  switch (test_rng_below (rng, 6)) {
+    case 0:                     /* any pattern: NaN, inf, subnormal ... */
+      return (uint32_t) test_rng_next (rng);
+    case 1:                     /* near a rounding tie of x * multiplier */
+    {
+      float f = (float) (test_rng_range (rng, -300, 300)) / 2.0f;
+      uint32_t b;
+      memcpy (&b, &f, 4);
+      return b + (uint32_t) test_rng_range (rng, -2, 2);
+    }
+    case 2:                     /* specials */
+    {
+      static const uint32_t s[] = { 0x7fc00000, 0xffc00001, 0x7f800001,
+        0x7f800000, 0xff800000, 0x00000000, 0x80000000, 0x00000001,
+        0x807fffff, 0x7f7fffff, 0xff7fffff
+      };
+      return s[test_rng_below (rng, sizeof s / sizeof s[0])];
+    }
+    default:                    /* ordinary magnitudes */
+    {
+      float f = (float) test_rng_range (rng, -2000000, 2000000) / 1e4f;
+      uint32_t b;
+      memcpy (&b, &f, 4);
+      return b;
+    }
+  }
+}
+
+static void
+fill (TestRng *rng, uint8_t *p, size_t bytes, int dtype)
+{
+  size_t esize = dtype == SIMA_DTYPE_FLOAT32 ? 4 : 2, i;
+
+  for (i = 0; i + esize <= bytes; i += esize) {
+    uint32_t b = random_f32_bits (rng);
+    if (dtype == SIMA_DTYPE_FLOAT32)
+      memcpy (p + i, &b, 4);
+    else {
+      uint16_t h = dtype == SIMA_DTYPE_BFLOAT16 ? (uint16_t) (b >> 16)
+          : (uint16_t) (test_rng_below (rng, 2) ? b : (b >> 16));
+      memcpy (p + i, &h, 2);
+    }
+  }
+}
+
+static const float multipliers[] = { 1.0f, 0.5f, 127.0f, 3.14159f, 1e-3f,
+  1e30f, 1.5e-40f
+};
+
+/* One pack leaf over the whole sweep; returns the mismatches. */
+static uint64_t
+sweep_pack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
+{
+  const int64_t esize = leaf->dtype == SIMA_DTYPE_FLOAT32 ? 4 : 2;
+  const int64_t out_esize = leaf->kind == CAST ? 2 : 1;
+  PageEnd in = page_end_new (1 << 20), out_a = page_end_new (1 << 16),
+      out_b = page_end_new (1 << 16);
+  TestRng rng = { seed };
+  uint64_t bad = 0;
+  int iter;
+
+  for (iter = 0; iter < 6000; iter++) {
+    /* the shapes the fast paths are written for, and anything else */
+    static const int64_t common[] = { 1, 2, 3, 4, 8, 16, 17, 32, 64 };
+    int64_t channels = test_rng_below (&rng, 2)
+        ? common[test_rng_below (&rng, sizeof common / sizeof common[0])]
+        : test_rng_range (&rng, 1, 70);
+    int64_t pixels = test_rng_range (&rng, 1, 40);
+    int pad16 = (int) test_rng_below (&rng, 2);
+    int64_t stored = pad16 ? (channels + 15) / 16 * 16 : channels;
+    int shape = (int) test_rng_below (&rng, 3);
+    int64_t cs = shape == 2 ? esize * test_rng_range (&rng, 2, 3) : esize;
+    int64_t ps = shape == 0 ? channels * cs
+        : channels * cs + esize * test_rng_range (&rng, 0, 9);
+    size_t in_bytes = (size_t) ((pixels - 1) * ps + (channels - 1) * cs
+        + esize);
+    size_t out_bytes = (size_t) (pixels * stored * out_esize);
+    uint8_t *src = page_end_tail (&in, in_bytes);
+    uint8_t *a = page_end_tail (&out_a, out_bytes);
+    uint8_t *b = page_end_tail (&out_b, out_bytes);
+    SimaQuantTessParams params;
+    SimaQuantNumerics q;
+    const void *ctx = NULL;
+    SimaFpState fp;
+
+    memset (&params, 0, sizeof params);
+    params.multiplier = multipliers[test_rng_below (&rng,
+            sizeof multipliers / sizeof multipliers[0])];
+    params.zero_point = (int32_t) test_rng_range (&rng, -128, 127);
+    params.rounding = (SimaRounding) test_rng_below (&rng, 4);
+    sima_quanttess_numerics (&params, &q);
+    if (leaf->kind == QUANT)
+      ctx = &q;
+    fill (&rng, src, in_bytes, leaf->dtype);
+    memset (a, 0xA5, out_bytes);
+    memset (b, 0x5A, out_bytes);
+    leaf->ref (ctx, src, ps, cs, pixels, channels, stored, a);
+    sima_fp_enter (&fp);
+    leaf->simd (ctx, src, ps, cs, pixels, channels, stored, b);
+    sima_fp_leave (&fp);
+    if (memcmp (a, b, out_bytes) != 0) {
+      if (bad++ < 5)
+        tap_diag ("%s: C=%lld stored=%lld pixels=%lld ps=%lld cs=%lld "
+            "zp=%d rounding=%d differs from the reference", leaf->name,
+            (long long) channels, (long long) stored, (long long) pixels,
+            (long long) ps, (long long) cs, params.zero_point,
+            (int) params.rounding);
+    }
+    (*cases)++;
+  }
+  munmap (in.base, in.len);
+  munmap (out_a.base, out_a.len);
+  munmap (out_b.base, out_b.len);
+  return bad;
+}
+
+static const float scales[] = { 1.0f, 0.0078125f, 0.007874016f, 3.4e38f,
+  1e-45f, 2.5e-40f, 1000.0f
+};
+
+/* One unpack leaf over the whole sweep; returns the mismatches. */
+static uint64_t
+sweep_unpack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
+{
+  const int bf16 = leaf->dtype == SIMA_DTYPE_BFLOAT16;
+  const int64_t esize = bf16 ? 2 : 4;
+  PageEnd in = page_end_new (1 << 16), out_a = page_end_new (1 << 20),
+      out_b = page_end_new (1 << 20);
+  TestRng rng = { seed };
+  /* sized for 256 FP32 entries, as the plan's table union */
+  uint32_t table[256];
+  uint64_t bad = 0;
+  int iter, k;
+
+  for (iter = 0; iter < 6000; iter++) {
+    static const int64_t common[] = { 1, 2, 3, 4, 8, 16, 17, 32, 64 };
+    int64_t channels = test_rng_below (&rng, 2)
+        ? common[test_rng_below (&rng, sizeof common / sizeof common[0])]
+        : test_rng_range (&rng, 1, 70);
+    int64_t pixels = test_rng_range (&rng, 1, 40);
+    int pad16 = (int) test_rng_below (&rng, 2);
+    int64_t stored = pad16 ? (channels + 15) / 16 * 16 : channels;
+    int shape = (int) test_rng_below (&rng, 3);
+    int64_t cs = shape == 2 ? esize * test_rng_range (&rng, 2, 3) : esize;
+    int64_t ps = shape == 0 ? channels * cs
+        : channels * cs + esize * test_rng_range (&rng, 0, 9);
+    size_t in_bytes = (size_t) (pixels * stored);
+    size_t out_bytes = (size_t) ((pixels - 1) * ps + (channels - 1) * cs
+        + esize);
+    uint8_t *src = page_end_tail (&in, in_bytes);
+    uint8_t *a = page_end_tail (&out_a, out_bytes);
+    uint8_t *b = page_end_tail (&out_b, out_bytes);
+    float scale = scales[test_rng_below (&rng,
+            sizeof scales / sizeof scales[0])];
+    int32_t zp = (int32_t) (test_rng_below (&rng, 4) == 0
+        ? (int64_t) test_rng_next (&rng) % 2147483647
+        : test_rng_range (&rng, -300, 300));
+    uint32_t scale_bits;
+    size_t i;
+
+    memcpy (&scale_bits, &scale, 4);
+    memset (table, 0xEE, sizeof table);
+    for (k = -128; k <= 127; k++) {
+      if (bf16)
+        ((uint16_t *) table)[(uint8_t) k] = sima_dequant_bf16_bits ((int8_t) k,
+            scale_bits, zp);
+      else
+        table[(uint8_t) k] = sima_dequant_f32_bits ((int8_t) k, scale_bits,
+            zp);
+    }
+    for (i = 0; i < in_bytes; i++)
+      src[i] = (uint8_t) test_rng_next (&rng);
+    memset (a, 0xA5, out_bytes);
+    memset (b, 0xA5, out_bytes);      /* holes must stay equal */
+    leaf->uref (table, src, pixels, channels, stored, a, ps, cs);
+    leaf->usimd (table, src, pixels, channels, stored, b, ps, cs);
+    if (memcmp (a, b, out_bytes) != 0) {
+      if (bad++ < 5)
+        tap_diag ("%s: C=%lld stored=%lld pixels=%lld ps=%lld cs=%lld "
+            "differs from the reference", leaf->name, (long long) channels,
+            (long long) stored, (long long) pixels, (long long) ps,
+            (long long) cs);
+    }
+    (*cases)++;
+  }
+  munmap (in.base, in.len);
+  munmap (out_a.base, out_a.len);
+  munmap (out_b.base, out_b.len);
+  return bad;
+}
+
+int
+main (void)
+{
+  const Leaf leaves[] = {
+#if defined(__x86_64__)
+#define AVX2 SIMA_ISA_AVX2 | SIMA_ISA_F16C
+    {"quant_f32_avx2", QUANT, SIMA_DTYPE_FLOAT32, sima_quant_pixels_f32_avx2,
+        sima_quant_pixels_f32_c, NULL, NULL, AVX2},
+    {"quant_f16_avx2", QUANT, SIMA_DTYPE_FLOAT16, sima_quant_pixels_f16_avx2,
+        sima_quant_pixels_f16_c, NULL, NULL, AVX2},
+    {"quant_bf16_avx2", QUANT, SIMA_DTYPE_BFLOAT16,
+        sima_quant_pixels_bf16_avx2, sima_quant_pixels_bf16_c, NULL, NULL,
+        AVX2},
+    {"cast_f32_avx2", CAST, SIMA_DTYPE_FLOAT32, sima_cast_pixels_f32_avx2,
+        sima_cast_pixels_f32_c, NULL, NULL, AVX2},
+    {"cast_f16_avx2", CAST, SIMA_DTYPE_FLOAT16, sima_cast_pixels_f16_avx2,
+        sima_cast_pixels_f16_c, NULL, NULL, AVX2},
+    {"cast_bf16_avx2", CAST, SIMA_DTYPE_BFLOAT16, sima_cast_pixels_bf16_avx2,
+        sima_cast_pixels_bf16_c, NULL, NULL, AVX2},
+    {"dequant_f32_avx2", DEQUANT, SIMA_DTYPE_FLOAT32, NULL, NULL,
+        sima_dequant_pixels_f32_avx2, sima_dequant_pixels_f32_c, AVX2},
+    {"dequant_bf16_avx2", DEQUANT, SIMA_DTYPE_BFLOAT16, NULL, NULL,
+        sima_dequant_pixels_bf16_avx2, sima_dequant_pixels_bf16_c, AVX2},
+#undef AVX2
+#endif
+#if defined(__aarch64__)
+    {"quant_f32_neon", QUANT, SIMA_DTYPE_FLOAT32, sima_quant_pixels_f32_neon,
+        sima_quant_pixels_f32_c, NULL, NULL, SIMA_ISA_NEON},
+    {"quant_f16_neon", QUANT, SIMA_DTYPE_FLOAT16, sima_quant_pixels_f16_neon,
+        sima_quant_pixels_f16_c, NULL, NULL, SIMA_ISA_NEON},
+    {"quant_bf16_neon", QUANT, SIMA_DTYPE_BFLOAT16,
+        sima_quant_pixels_bf16_neon, sima_quant_pixels_bf16_c, NULL, NULL,
+        SIMA_ISA_NEON},
+#endif
+    {NULL, QUANT, 0, NULL, NULL, NULL, NULL, 0}
+  };
+  unsigned isas = sima_cpu_isas ();
+  size_t i;
+
+  tap_ok (sima_cpu_parse_disable ("avx2, f16c") == (SIMA_ISA_AVX2
+          | SIMA_ISA_F16C) && sima_cpu_parse_disable ("bogus,neon")
+      == SIMA_ISA_NEON && sima_cpu_parse_disable (NULL) == 0,
+      "SIMA_KERNELS_DISABLE parsing");
+  for (i = 0; leaves[i].name != NULL; i++) {
+    uint64_t cases = 0, bad;
+    if ((isas & leaves[i].needs) != leaves[i].needs) {
+      tap_ok (1, "%s # SKIP not available on this CPU, or masked by "
+          "SIMA_KERNELS_DISABLE", leaves[i].name);
+      continue;
+    }
+    bad = leaves[i].kind == DEQUANT
+        ? sweep_unpack (&leaves[i], &cases, 0x5eed0000u + i)
+        : sweep_pack (&leaves[i], &cases, 0x5eed0000u + i);
+    tap_ok (bad == 0, "%s: %llu rows at page ends, %llu differ from the "
+        "scalar reference", leaves[i].name, (unsigned long long) cases,
+        (unsigned long long) bad);
+  }
+#if defined(__x86_64__)
+  {
+    /* a caller's flush-to-zero, denormals-are-zero and round-up: the
+     * executor must neither depend on them nor change them */
+    unsigned odd = 0x1F80u | 0x8000u | 0x0040u | 0x4000u | 0x0001u;
+    SimaFpState fp;
+    _mm_setcsr (odd);
+    sima_fp_enter (&fp);
+    tap_ok (_mm_getcsr () == 0x1F80u, "sima_fp_enter sets MXCSR to "
+        "round-to-nearest, no FTZ/DAZ");
+    sima_fp_leave (&fp);
+    tap_ok (_mm_getcsr () == odd, "sima_fp_leave restores the caller's "
+        "MXCSR, sticky flags included");
+    _mm_setcsr (0x1F80u);
+  }
+#elif defined(__aarch64__)
+  {
+    /* flush-to-zero and round toward +infinity, and a sticky flag */
+    uint64_t odd = (1u << 24) | (1u << 22), got, flags = 1u << 4, got_flags;
+    SimaFpState fp;
+    __asm__ volatile ("msr fpcr, %0" : : "r" (odd));
+    __asm__ volatile ("msr fpsr, %0" : : "r" (flags));
+    sima_fp_enter (&fp);
+    __asm__ volatile ("mrs %0, fpcr" : "=r" (got));
+    tap_ok ((got & ((3u << 22) | (1u << 24))) == 0, "sima_fp_enter sets "
+        "FPCR to round-to-nearest, no flush-to-zero");
+    sima_fp_leave (&fp);
+    __asm__ volatile ("mrs %0, fpcr" : "=r" (got));
+    __asm__ volatile ("mrs %0, fpsr" : "=r" (got_flags));
+    tap_ok (got == odd && got_flags == flags, "sima_fp_leave restores the "
+        "caller's FPCR and FPSR");
+    __asm__ volatile ("msr fpcr, %0" : : "r" ((uint64_t) 0));
+    __asm__ volatile ("msr fpsr, %0" : : "r" ((uint64_t) 0));
+  }
+#endif
+  return tap_done ();
+}
