@@ -209,8 +209,7 @@ sweep_unpack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
   PageEnd in = page_end_new (1 << 16), out_a = page_end_new (1 << 20),
       out_b = page_end_new (1 << 20);
   TestRng rng = { seed };
-  /* sized for 256 FP32 entries, as the plan's table union */
-  uint32_t table[256];
+  SimaA65DequantCtx ctx;
   uint64_t bad = 0;
   int iter, k;
 
@@ -238,24 +237,32 @@ sweep_unpack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
         ? (int64_t) test_rng_next (&rng) % 2147483647
         : test_rng_range (&rng, -300, 300));
     uint32_t scale_bits;
+    SimaFpState fp;
     size_t i;
 
     memcpy (&scale_bits, &scale, 4);
-    memset (table, 0xEE, sizeof table);
+    memset (&ctx, 0xEE, sizeof ctx);
     for (k = -128; k <= 127; k++) {
       if (bf16)
-        ((uint16_t *) table)[(uint8_t) k] = sima_dequant_bf16_bits ((int8_t) k,
+        ctx.table.bf16[(uint8_t) k] = sima_dequant_bf16_bits ((int8_t) k,
             scale_bits, zp);
       else
-        table[(uint8_t) k] = sima_dequant_f32_bits ((int8_t) k, scale_bits,
-            zp);
+        ctx.table.f32[(uint8_t) k] = sima_dequant_f32_bits ((int8_t) k,
+            scale_bits, zp);
+    }
+    {
+      float zf = (float) sima_round_int_to_binary32 (zp);
+      memcpy (&ctx.zero_point_f32_bits, &zf, 4);
+      ctx.scale_bits = scale_bits;
     }
     for (i = 0; i < in_bytes; i++)
       src[i] = (uint8_t) test_rng_next (&rng);
     memset (a, 0xA5, out_bytes);
     memset (b, 0xA5, out_bytes);      /* holes must stay equal */
-    leaf->uref (table, src, pixels, channels, stored, a, ps, cs);
-    leaf->usimd (table, src, pixels, channels, stored, b, ps, cs);
+    leaf->uref (&ctx, src, pixels, channels, stored, a, ps, cs);
+    sima_fp_enter (&fp);
+    leaf->usimd (&ctx, src, pixels, channels, stored, b, ps, cs);
+    sima_fp_leave (&fp);
     if (memcmp (a, b, out_bytes) != 0) {
       if (bad++ < 5)
         tap_diag ("%s: C=%lld stored=%lld pixels=%lld ps=%lld cs=%lld "
@@ -303,6 +310,18 @@ main (void)
         sima_quant_pixels_f16_c, NULL, NULL, SIMA_ISA_NEON},
     {"quant_bf16_neon", QUANT, SIMA_DTYPE_BFLOAT16,
         sima_quant_pixels_bf16_neon, sima_quant_pixels_bf16_c, NULL, NULL,
+        SIMA_ISA_NEON},
+    {"cast_f32_neon", CAST, SIMA_DTYPE_FLOAT32, sima_cast_pixels_f32_neon,
+        sima_cast_pixels_f32_c, NULL, NULL, SIMA_ISA_NEON},
+    {"cast_f16_neon", CAST, SIMA_DTYPE_FLOAT16, sima_cast_pixels_f16_neon,
+        sima_cast_pixels_f16_c, NULL, NULL, SIMA_ISA_NEON},
+    {"cast_bf16_neon", CAST, SIMA_DTYPE_BFLOAT16, sima_cast_pixels_bf16_neon,
+        sima_cast_pixels_bf16_c, NULL, NULL, SIMA_ISA_NEON},
+    {"dequant_f32_neon", DEQUANT, SIMA_DTYPE_FLOAT32, NULL, NULL,
+        sima_dequant_pixels_f32_neon, sima_dequant_pixels_f32_c,
+        SIMA_ISA_NEON},
+    {"dequant_bf16_neon", DEQUANT, SIMA_DTYPE_BFLOAT16, NULL, NULL,
+        sima_dequant_pixels_bf16_neon, sima_dequant_pixels_bf16_c,
         SIMA_ISA_NEON},
 #endif
     {NULL, QUANT, 0, NULL, NULL, NULL, NULL, 0}

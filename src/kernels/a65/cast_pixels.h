@@ -29,6 +29,17 @@ void sima_cast_pixels_bf16_avx2 (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
     int64_t channels, int64_t stored_channels, uint8_t *dst);
 
+/* cast_pixels_neon.c (AArch64): the same bytes. */
+void sima_cast_pixels_f32_neon (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst);
+void sima_cast_pixels_f16_neon (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst);
+void sima_cast_pixels_bf16_neon (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst);
+
 /* The leaf for an input dtype on this CPU (sima_cpu_isas), later ISAs
  * winning; NULL for a dtype CastTess does not read. */
 SimaA65PackFn sima_cast_pixels_select (int dtype);

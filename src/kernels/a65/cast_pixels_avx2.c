@@ -116,19 +116,6 @@ rgb16_pad16 (const uint8_t *src, SrcType type, uint8_t *dst)
 #undef SLOT
 }
 
-SIMA_INLINE uint16_t
-convert1 (const uint8_t *p, SrcType type)
-{
-  switch (type) {
-    case SRC_F32:
-      return sima_bf16_from_f32_bits (sima_load_u32 (p));
-    case SRC_F16:
-      return sima_bf16_from_f16_bits (sima_load_u16 (p));
-    default:
-      return sima_load_u16 (p);
-  }
-}
-
 SIMA_INLINE void
 cast_pixels (const uint8_t *src, int64_t pixel_stride,
     int64_t channel_stride, int64_t pixels, int64_t channels, int64_t stored,
@@ -157,7 +144,7 @@ cast_pixels (const uint8_t *src, int64_t pixel_stride,
         _mm_storel_epi64 ((__m128i *) (void *) (hi + c), h);
       }
       for (; c < channels; c++) {
-        uint16_t v = convert1 (s + c * esize, type);
+        uint16_t v = sima_simd_cast1 (s + c * esize, type);
         dst[c] = (uint8_t) v;
         hi[c] = (uint8_t) (v >> 8);
       }
@@ -169,50 +156,11 @@ cast_pixels (const uint8_t *src, int64_t pixel_stride,
     }
     return;
   }
-  if (pixels == 0)
-    return;
-  switch (type) {
-    case SRC_F32:
-      sima_cast_pixels_f32_c (NULL, src, pixel_stride, channel_stride, pixels,
-          channels, stored, dst);
-      break;
-    case SRC_F16:
-      sima_cast_pixels_f16_c (NULL, src, pixel_stride, channel_stride, pixels,
-          channels, stored, dst);
-      break;
-    default:
-      sima_cast_pixels_bf16_c (NULL, src, pixel_stride, channel_stride,
-          pixels, channels, stored, dst);
-      break;
-  }
+  if (pixels > 0)
+    sima_cast_pixels_fallback (src, pixel_stride, channel_stride, pixels,
+        channels, stored, dst, type);
 }
 
-void
-sima_cast_pixels_f32_avx2 (const void *ctx, const uint8_t *src,
-    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
-    int64_t channels, int64_t stored_channels, uint8_t *dst)
-{
-  (void) ctx;
-  cast_pixels (src, pixel_stride, channel_stride, pixels, channels,
-      stored_channels, dst, SRC_F32);
-}
-
-void
-sima_cast_pixels_f16_avx2 (const void *ctx, const uint8_t *src,
-    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
-    int64_t channels, int64_t stored_channels, uint8_t *dst)
-{
-  (void) ctx;
-  cast_pixels (src, pixel_stride, channel_stride, pixels, channels,
-      stored_channels, dst, SRC_F16);
-}
-
-void
-sima_cast_pixels_bf16_avx2 (const void *ctx, const uint8_t *src,
-    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
-    int64_t channels, int64_t stored_channels, uint8_t *dst)
-{
-  (void) ctx;
-  cast_pixels (src, pixel_stride, channel_stride, pixels, channels,
-      stored_channels, dst, SRC_BF16);
-}
+SIMA_CAST_LEAF (sima_cast_pixels_f32_avx2, SRC_F32)
+SIMA_CAST_LEAF (sima_cast_pixels_f16_avx2, SRC_F16)
+SIMA_CAST_LEAF (sima_cast_pixels_bf16_avx2, SRC_BF16)

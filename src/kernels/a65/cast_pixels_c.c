@@ -75,17 +75,29 @@ sima_cast_pixels_select (int dtype)
       if (avx2)
         return sima_cast_pixels_f32_avx2;
 #endif
+#ifdef SIMA_HAVE_NEON
+      if (isas & SIMA_ISA_NEON)
+        return sima_cast_pixels_f32_neon;
+#endif
       return sima_cast_pixels_f32_c;
     case SIMA_DTYPE_FLOAT16:
 #ifdef SIMA_HAVE_AVX2
       if (avx2)
         return sima_cast_pixels_f16_avx2;
 #endif
+#ifdef SIMA_HAVE_NEON
+      if (isas & SIMA_ISA_NEON)
+        return sima_cast_pixels_f16_neon;
+#endif
       return sima_cast_pixels_f16_c;
     case SIMA_DTYPE_BFLOAT16:
 #ifdef SIMA_HAVE_AVX2
       if (avx2)
         return sima_cast_pixels_bf16_avx2;
+#endif
+#ifdef SIMA_HAVE_NEON
+      if (isas & SIMA_ISA_NEON)
+        return sima_cast_pixels_bf16_neon;
 #endif
       return sima_cast_pixels_bf16_c;
     default:

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "../cpu/cpu.h"
 #include "../ops/op_common.h"
 #include "cast_pixels.h"
 #include "tile_walk.h"
@@ -48,8 +49,13 @@ sima_a65_casttess_execute (const SimaA65CastTessPlan *plan,
   st = sima_check_host_buffers ("CastTess", in, n_in, sp->input_bytes,
       sp->input_view.scalar_bytes, out, n_out, sp->output_bytes,
       SIMA_TILED_ALIGNMENT);
-  if (sima_status_is_ok (&st) && sp->element_count > 0)
+  if (sima_status_is_ok (&st) && sp->element_count > 0) {
+    SimaFpState fp;
+    /* FP16 widening in SIMD leaves must not flush subnormal halves */
+    sima_fp_enter (&fp);
     sima_a65_pack_tiles (&sp->output_geometry, &plan->walk, in->data,
         out->data, plan->pack, NULL);
+    sima_fp_leave (&fp);
+  }
   return st;
 }

@@ -6,6 +6,7 @@
 #ifndef SIMA_KERNELS_A65_DEQUANT_PIXELS_H
 #define SIMA_KERNELS_A65_DEQUANT_PIXELS_H
 
+#include <simaai/kernels/a65/detessdequant.h>
 #include <simaai/kernels/a65/leaves.h>
 
 void sima_dequant_pixels_f32_c (const void *ctx, const uint8_t *src,
@@ -15,12 +16,22 @@ void sima_dequant_pixels_bf16_c (const void *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
     int64_t pixel_stride, int64_t channel_stride);
 
-/* dequant_pixels_avx2.c (x86-64; needs AVX2): the same bytes. ctx is the
- * plan's table union (room for 256 FP32 entries also for BF16). */
+/* ctx is the plan's SimaA65DequantCtx; the scalar leaves read its table
+ * (the first member). */
+
+/* dequant_pixels_avx2.c (x86-64; needs AVX2): the same bytes. */
 void sima_dequant_pixels_f32_avx2 (const void *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
     int64_t pixel_stride, int64_t channel_stride);
 void sima_dequant_pixels_bf16_avx2 (const void *ctx, const uint8_t *src,
+    int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
+    int64_t pixel_stride, int64_t channel_stride);
+
+/* dequant_pixels_neon.c (AArch64): the same bytes, computed in lanes. */
+void sima_dequant_pixels_f32_neon (const void *ctx, const uint8_t *src,
+    int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
+    int64_t pixel_stride, int64_t channel_stride);
+void sima_dequant_pixels_bf16_neon (const void *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
     int64_t pixel_stride, int64_t channel_stride);
 

@@ -52,11 +52,19 @@ sima_dequant_pixels_select (int dtype)
       if (isas & SIMA_ISA_AVX2)
         return sima_dequant_pixels_f32_avx2;
 #endif
+#ifdef SIMA_HAVE_NEON
+      if (isas & SIMA_ISA_NEON)
+        return sima_dequant_pixels_f32_neon;
+#endif
       return sima_dequant_pixels_f32_c;
     case SIMA_DTYPE_BFLOAT16:
 #ifdef SIMA_HAVE_AVX2
       if (isas & SIMA_ISA_AVX2)
         return sima_dequant_pixels_bf16_avx2;
+#endif
+#ifdef SIMA_HAVE_NEON
+      if (isas & SIMA_ISA_NEON)
+        return sima_dequant_pixels_bf16_neon;
 #endif
       return sima_dequant_pixels_bf16_c;
     default:

@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "../cpu/cpu.h"
 #include "../numerics/dequant_exact.h"
 #include "../ops/op_common.h"
 #include "dequant_pixels.h"
@@ -36,11 +37,17 @@ sima_a65_detessdequant_prepare (const SimaDetessDequantPlan *plan,
   memcpy (&scale_bits, &plan->params.scale, sizeof scale_bits);
   for (q = -128; q <= 127; q++) {
     if (plan->output.dtype == SIMA_DTYPE_FLOAT32)
-      out->table.f32[(uint8_t) q] = sima_dequant_f32_bits ((int8_t) q,
+      out->ctx.table.f32[(uint8_t) q] = sima_dequant_f32_bits ((int8_t) q,
           scale_bits, plan->params.zero_point);
     else
-      out->table.bf16[(uint8_t) q] = sima_dequant_bf16_bits ((int8_t) q,
+      out->ctx.table.bf16[(uint8_t) q] = sima_dequant_bf16_bits ((int8_t) q,
           scale_bits, plan->params.zero_point);
+  }
+  {
+    /* an integer below 2^32 that binary32 holds: the conversion is exact */
+    float z = (float) sima_round_int_to_binary32 (plan->params.zero_point);
+    memcpy (&out->ctx.zero_point_f32_bits, &z, sizeof z);
+    out->ctx.scale_bits = scale_bits;
   }
   out->unpack = sima_dequant_pixels_select (plan->output.dtype);
   return sima_status_ok ();
@@ -62,8 +69,12 @@ sima_a65_detessdequant_execute (const SimaA65DetessDequantPlan *plan,
   st = sima_check_host_buffers ("DetessDequant", in, n_in, sp->input_bytes,
       SIMA_TILED_ALIGNMENT, out, n_out, sp->output_bytes,
       sp->output_view.scalar_bytes);
-  if (sima_status_is_ok (&st) && sp->element_count > 0)
+  if (sima_status_is_ok (&st) && sp->element_count > 0) {
+    SimaFpState fp;
+    sima_fp_enter (&fp);        /* SIMD leaves may compute in lanes */
     sima_a65_unpack_tiles (&sp->input_geometry, &plan->walk, in->data,
-        out->data, plan->unpack, &plan->table);
+        out->data, plan->unpack, &plan->ctx);
+    sima_fp_leave (&fp);
+  }
   return st;
 }

@@ -46,19 +46,6 @@ load8 (const uint8_t *p, SrcType type)
   }
 }
 
-SIMA_INLINE SimaExactValue
-decode1 (const uint8_t *p, SrcType type)
-{
-  switch (type) {
-    case SRC_F32:
-      return sima_decode_f32 (sima_load_u32 (p));
-    case SRC_F16:
-      return sima_decode_f16 (sima_load_u16 (p));
-    default:
-      return sima_decode_bf16 (sima_load_u16 (p));
-  }
-}
-
 /* 8 values -> 8 int32 (rounded, clamped, plus zero point), and a mask of
  * NaN inputs. `mode` is a compile-time constant in every caller. */
 SIMA_INLINE __m256i
@@ -194,7 +181,7 @@ quant_run (const SimaQuantNumerics *q, const uint8_t *src, int64_t n,
         _mm256_castsi256_si128 (v));
   }
   for (; i < n; i++)
-    dst[i] = (uint8_t) sima_quant_exact (decode1 (src + i * esize, type), q);
+    dst[i] = (uint8_t) sima_quant_exact (sima_simd_decode1 (src + i * esize, type), q);
 }
 
 /* Spreads `pixels` pixels of `channels` bytes (packed in run) into slots

@@ -38,19 +38,6 @@ load4 (const uint8_t *p, SrcType type)
   }
 }
 
-SIMA_INLINE SimaExactValue
-decode1 (const uint8_t *p, SrcType type)
-{
-  switch (type) {
-    case SRC_F32:
-      return sima_decode_f32 (sima_load_u32 (p));
-    case SRC_F16:
-      return sima_decode_f16 (sima_load_u16 (p));
-    default:
-      return sima_decode_bf16 (sima_load_u16 (p));
-  }
-}
-
 /* 4 values -> 4 int32 (rounded, clamped, plus zero point); *ok is all ones
  * in the lanes that are not NaN. */
 SIMA_INLINE int32x4_t
@@ -150,7 +137,7 @@ quant_run (const SimaQuantNumerics *q, const uint8_t *src, int64_t n,
     vst1q_s8 ((int8_t *) (dst + i), quant16 (src + i * esize, mult, zp, zp8,
             type, mode));
   for (; i < n; i++)
-    dst[i] = (uint8_t) sima_quant_exact (decode1 (src + i * esize, type), q);
+    dst[i] = (uint8_t) sima_quant_exact (sima_simd_decode1 (src + i * esize, type), q);
 }
 
 SIMA_INLINE void

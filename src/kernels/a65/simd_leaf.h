@@ -3,17 +3,37 @@
  * simd_leaf.h - what every per-ISA leaf file shares: the source types, the
  * forced inlining that makes them (and the rounding mode) constants in the
  * vector loops, the fall-back to the scalar reference for rows no fast
- * path covers, and the QuantTess entry points that turn the plan's
- * rounding mode into a constant. Included by *_avx2.c and *_neon.c only.
+ * path covers, the scalar tails, and the entry points (for QuantTess they
+ * turn the plan's rounding mode into a constant). Included by *_avx2.c and
+ * *_neon.c only.
  */
 #ifndef SIMA_KERNELS_A65_SIMD_LEAF_H
 #define SIMA_KERNELS_A65_SIMD_LEAF_H
 
+#include "../numerics/bf16_convert.h"
+#include "../numerics/quant_exact.h"
+#include "cast_pixels.h"
+#include "dequant_pixels.h"
+#include "load.h"
 #include "quant_pixels.h"
 
 typedef enum { SRC_F32, SRC_F16, SRC_BF16 } SrcType;
 
 #define SIMA_INLINE static inline __attribute__ ((always_inline))
+
+/* One source value, exactly (the scalar tails of the vector loops). */
+SIMA_INLINE SimaExactValue
+sima_simd_decode1 (const uint8_t *p, SrcType type)
+{
+  switch (type) {
+    case SRC_F32:
+      return sima_decode_f32 (sima_load_u32 (p));
+    case SRC_F16:
+      return sima_decode_f16 (sima_load_u16 (p));
+    default:
+      return sima_decode_bf16 (sima_load_u16 (p));
+  }
+}
 
 /* Rows the SIMD paths do not cover: the scalar reference, same bytes. */
 SIMA_INLINE void
@@ -67,6 +87,94 @@ sima_quant_pixels_fallback (const void *ctx, const uint8_t *src,
             SIMA_ROUNDING_NEAREST_EVEN);                                      \
         break;                                                                \
     }                                                                         \
+  }
+
+/* ---- CastTess ---------------------------------------------------------- */
+
+/* One source value as BF16 (the scalar tails). */
+SIMA_INLINE uint16_t
+sima_simd_cast1 (const uint8_t *p, SrcType type)
+{
+  switch (type) {
+    case SRC_F32:
+      return sima_bf16_from_f32_bits (sima_load_u32 (p));
+    case SRC_F16:
+      return sima_bf16_from_f16_bits (sima_load_u16 (p));
+    default:
+      return sima_load_u16 (p);
+  }
+}
+
+SIMA_INLINE void
+sima_cast_pixels_fallback (const uint8_t *src, int64_t pixel_stride,
+    int64_t channel_stride, int64_t pixels, int64_t channels, int64_t stored,
+    uint8_t *dst, SrcType type)
+{
+  switch (type) {
+    case SRC_F32:
+      sima_cast_pixels_f32_c (NULL, src, pixel_stride, channel_stride, pixels,
+          channels, stored, dst);
+      break;
+    case SRC_F16:
+      sima_cast_pixels_f16_c (NULL, src, pixel_stride, channel_stride, pixels,
+          channels, stored, dst);
+      break;
+    default:
+      sima_cast_pixels_bf16_c (NULL, src, pixel_stride, channel_stride,
+          pixels, channels, stored, dst);
+      break;
+  }
+}
+
+/* A CastTess leaf over the including file's cast_pixels (src,
+ * pixel_stride, channel_stride, pixels, channels, stored, dst, type). */
+#define SIMA_CAST_LEAF(name, TYPE)                                            \
+  void                                                                        \
+  name (const void *ctx, const uint8_t *src, int64_t pixel_stride,            \
+      int64_t channel_stride, int64_t pixels, int64_t channels,               \
+      int64_t stored_channels, uint8_t *dst)                                  \
+  {                                                                           \
+    (void) ctx;                                                               \
+    cast_pixels (src, pixel_stride, channel_stride, pixels, channels,         \
+        stored_channels, dst, TYPE);                                          \
+  }
+
+/* ---- DetessDequant ------------------------------------------------------ */
+
+/* One element from the exact table (the scalar tails). */
+SIMA_INLINE void
+sima_dequant_store1 (uint8_t *d, const SimaA65DequantCtx *ctx, uint8_t q,
+    int bf16)
+{
+  if (bf16)
+    sima_store_u16 (d, ctx->table.bf16[q]);
+  else
+    sima_store_u32 (d, ctx->table.f32[q]);
+}
+
+SIMA_INLINE void
+sima_dequant_pixels_fallback (const SimaA65DequantCtx *ctx,
+    const uint8_t *src, int64_t pixels, int64_t channels, int64_t stored,
+    uint8_t *dst, int64_t pixel_stride, int64_t channel_stride, int bf16)
+{
+  if (bf16)
+    sima_dequant_pixels_bf16_c (ctx, src, pixels, channels, stored, dst,
+        pixel_stride, channel_stride);
+  else
+    sima_dequant_pixels_f32_c (ctx, src, pixels, channels, stored, dst,
+        pixel_stride, channel_stride);
+}
+
+/* A DetessDequant leaf over the including file's dequant_pixels (ctx, src,
+ * pixels, channels, stored, dst, pixel_stride, channel_stride, bf16). */
+#define SIMA_DEQUANT_LEAF(name, BF16)                                         \
+  void                                                                        \
+  name (const void *ctx, const uint8_t *src, int64_t pixels,                  \
+      int64_t channels, int64_t stored_channels, uint8_t *dst,                \
+      int64_t pixel_stride, int64_t channel_stride)                           \
+  {                                                                           \
+    dequant_pixels (ctx, src, pixels, channels, stored_channels, dst,         \
+        pixel_stride, channel_stride, BF16);                                  \
   }
 
 #endif /* SIMA_KERNELS_A65_SIMD_LEAF_H */

@@ -19,15 +19,24 @@
 extern "C" {
 #endif
 
+/* What the leaves read: the exact results of all 256 INT8 values (first,
+ * so that a pointer to it is a pointer to the table), and the stages'
+ * operands for leaves that compute in lanes. */
 typedef struct {
-  SimaDetessDequantPlan shared;
-  /* Filled by prepare; private to the A65 executor. */
-  SimaTiledWalk walk;
-  SimaA65UnpackFn unpack;   /* ctx: the table */
   union {                   /* indexed by the INT8 byte (q & 0xff) */
     uint32_t f32[256];
     uint16_t bf16[256];
   } table;
+  uint32_t zero_point_f32_bits;   /* RNE_f32 (zero_point), exactly */
+  uint32_t scale_bits;
+} SimaA65DequantCtx;
+
+typedef struct {
+  SimaDetessDequantPlan shared;
+  /* Filled by prepare; private to the A65 executor. */
+  SimaTiledWalk walk;
+  SimaA65UnpackFn unpack;   /* ctx: &ctx */
+  SimaA65DequantCtx ctx;
 } SimaA65DetessDequantPlan;
 
 SimaStatus sima_a65_detessdequant_prepare (const SimaDetessDequantPlan *plan,
