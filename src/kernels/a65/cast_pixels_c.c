@@ -36,28 +36,66 @@
 #define CONVERT_F16(p) sima_bf16_from_f16_bits (sima_load_u16 (p))
 #define CONVERT_BF16(p) sima_load_u16 (p)
 
-void
-sima_cast_pixels_f32_c (const void *ctx, const uint8_t *src,
+static void
+cast_row_f32 (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
     int64_t channels, int64_t stored_channels, uint8_t *dst)
 {
   SIMA_CAST_PIXELS_LOOP (CONVERT_F32);
 }
 
-void
-sima_cast_pixels_f16_c (const void *ctx, const uint8_t *src,
+static void
+cast_row_f16 (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
     int64_t channels, int64_t stored_channels, uint8_t *dst)
 {
   SIMA_CAST_PIXELS_LOOP (CONVERT_F16);
 }
 
-void
-sima_cast_pixels_bf16_c (const void *ctx, const uint8_t *src,
+static void
+cast_row_bf16 (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
     int64_t channels, int64_t stored_channels, uint8_t *dst)
 {
   SIMA_CAST_PIXELS_LOOP (CONVERT_BF16);
+}
+
+/* The leaves: one row at a time (each pixel: two planes of
+ * stored_channels bytes). */
+#define SIMA_ROWS(row_fn)                                                     \
+  do {                                                                        \
+    int64_t r;                                                                \
+    for (r = 0; r < rows; r++)                                                \
+      row_fn (ctx, src + r * row_stride, pixel_stride, channel_stride,        \
+          pixels, channels, stored_channels, dst + r * pixels                 \
+          * stored_channels * 2);                                             \
+  } while (0)
+
+void
+sima_cast_pixels_f32_c (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride)
+{
+  SIMA_ROWS (cast_row_f32);
+}
+
+void
+sima_cast_pixels_f16_c (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride)
+{
+  SIMA_ROWS (cast_row_f16);
+}
+
+void
+sima_cast_pixels_bf16_c (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride)
+{
+  SIMA_ROWS (cast_row_bf16);
 }
 
 /* Runtime dispatch, once per plan: later ISAs win. */

@@ -11,10 +11,12 @@
 
 void sima_dequant_pixels_f32_c (const void *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
-    int64_t pixel_stride, int64_t channel_stride);
+    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
+    int64_t row_stride);
 void sima_dequant_pixels_bf16_c (const void *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
-    int64_t pixel_stride, int64_t channel_stride);
+    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
+    int64_t row_stride);
 
 /* ctx is the plan's SimaA65DequantCtx; the scalar leaves read its table
  * (the first member). */
@@ -22,18 +24,22 @@ void sima_dequant_pixels_bf16_c (const void *ctx, const uint8_t *src,
 /* dequant_pixels_avx2.c (x86-64; needs AVX2): the same bytes. */
 void sima_dequant_pixels_f32_avx2 (const void *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
-    int64_t pixel_stride, int64_t channel_stride);
+    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
+    int64_t row_stride);
 void sima_dequant_pixels_bf16_avx2 (const void *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
-    int64_t pixel_stride, int64_t channel_stride);
+    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
+    int64_t row_stride);
 
 /* dequant_pixels_neon.c (AArch64): the same bytes, computed in lanes. */
 void sima_dequant_pixels_f32_neon (const void *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
-    int64_t pixel_stride, int64_t channel_stride);
+    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
+    int64_t row_stride);
 void sima_dequant_pixels_bf16_neon (const void *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
-    int64_t pixel_stride, int64_t channel_stride);
+    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
+    int64_t row_stride);
 
 /* The leaf for an output dtype (float32 or bfloat16) on this CPU. */
 SimaA65UnpackFn sima_dequant_pixels_select (int dtype);

@@ -23,20 +23,48 @@
     }                                                                         \
   } while (0)
 
-void
-sima_dequant_pixels_f32_c (const void *ctx, const uint8_t *src,
+static void
+dequant_row_f32 (const void *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
     int64_t pixel_stride, int64_t channel_stride)
 {
   SIMA_DEQUANT_PIXELS_LOOP (uint32_t, sima_store_u32);
 }
 
-void
-sima_dequant_pixels_bf16_c (const void *ctx, const uint8_t *src,
+static void
+dequant_row_bf16 (const void *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
     int64_t pixel_stride, int64_t channel_stride)
 {
   SIMA_DEQUANT_PIXELS_LOOP (uint16_t, sima_store_u16);
+}
+
+/* The leaves: one row at a time. */
+#define SIMA_ROWS(row_fn)                                                     \
+  do {                                                                        \
+    int64_t r;                                                                \
+    for (r = 0; r < rows; r++)                                                \
+      row_fn (ctx, src + r * pixels * stored_channels, pixels, channels,      \
+          stored_channels, dst + r * row_stride, pixel_stride,                \
+          channel_stride);                                                    \
+  } while (0)
+
+void
+sima_dequant_pixels_f32_c (const void *ctx, const uint8_t *src,
+    int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
+    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
+    int64_t row_stride)
+{
+  SIMA_ROWS (dequant_row_f32);
+}
+
+void
+sima_dequant_pixels_bf16_c (const void *ctx, const uint8_t *src,
+    int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
+    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
+    int64_t row_stride)
+{
+  SIMA_ROWS (dequant_row_bf16);
 }
 
 /* Runtime dispatch, once per plan: later ISAs win. */

@@ -33,28 +33,65 @@
 #define DECODE_F16(p) sima_decode_f16 (sima_load_u16 (p))
 #define DECODE_BF16(p) sima_decode_bf16 (sima_load_u16 (p))
 
-void
-sima_quant_pixels_f32_c (const void *ctx, const uint8_t *src,
+static void
+quant_row_f32 (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
     int64_t channels, int64_t stored_channels, uint8_t *dst)
 {
   SIMA_QUANT_PIXELS_LOOP (DECODE_F32);
 }
 
-void
-sima_quant_pixels_f16_c (const void *ctx, const uint8_t *src,
+static void
+quant_row_f16 (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
     int64_t channels, int64_t stored_channels, uint8_t *dst)
 {
   SIMA_QUANT_PIXELS_LOOP (DECODE_F16);
 }
 
-void
-sima_quant_pixels_bf16_c (const void *ctx, const uint8_t *src,
+static void
+quant_row_bf16 (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
     int64_t channels, int64_t stored_channels, uint8_t *dst)
 {
   SIMA_QUANT_PIXELS_LOOP (DECODE_BF16);
+}
+
+/* The leaves: one row at a time. */
+#define SIMA_ROWS(row_fn, out_bytes_per_pixel)                                \
+  do {                                                                        \
+    int64_t r;                                                                \
+    for (r = 0; r < rows; r++)                                                \
+      row_fn (ctx, src + r * row_stride, pixel_stride, channel_stride,        \
+          pixels, channels, stored_channels, dst + r * pixels                 \
+          * stored_channels * (out_bytes_per_pixel));                         \
+  } while (0)
+
+void
+sima_quant_pixels_f32_c (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride)
+{
+  SIMA_ROWS (quant_row_f32, 1);
+}
+
+void
+sima_quant_pixels_f16_c (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride)
+{
+  SIMA_ROWS (quant_row_f16, 1);
+}
+
+void
+sima_quant_pixels_bf16_c (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride)
+{
+  SIMA_ROWS (quant_row_bf16, 1);
 }
 
 /* Runtime dispatch, once per plan: later ISAs win. */

@@ -44,47 +44,50 @@ sima_quant_pixels_fallback (const void *ctx, const uint8_t *src,
   switch (type) {
     case SRC_F32:
       sima_quant_pixels_f32_c (ctx, src, pixel_stride, channel_stride, pixels,
-          channels, stored, dst);
+          channels, stored, dst, 1, 0);
       break;
     case SRC_F16:
       sima_quant_pixels_f16_c (ctx, src, pixel_stride, channel_stride, pixels,
-          channels, stored, dst);
+          channels, stored, dst, 1, 0);
       break;
     default:
       sima_quant_pixels_bf16_c (ctx, src, pixel_stride, channel_stride,
-          pixels, channels, stored, dst);
+          pixels, channels, stored, dst, 1, 0);
       break;
   }
 }
 
 /* A QuantTess leaf `name` for source TYPE, over the including file's
  * quant_pixels (ctx, src, pixel_stride, channel_stride, pixels, channels,
- * stored, dst, type, mode): one instance per rounding mode. */
+ * stored, dst, type, mode) for one row: one instance per rounding mode,
+ * the rows of a call in a loop where the row's constants are hoisted. */
+#define SIMA_QUANT_LEAF_ROWS(SRC, MODE)                                       \
+  do {                                                                        \
+    int64_t r;                                                                \
+    for (r = 0; r < rows; r++)                                                \
+      quant_pixels (ctx, src + r * row_stride, pixel_stride, channel_stride,  \
+          pixels, channels, stored_channels, dst + r * pixels                 \
+          * stored_channels, SRC, MODE);                                      \
+  } while (0)
 #define SIMA_QUANT_LEAF(name, TYPE)                                           \
   void                                                                        \
   name (const void *ctx, const uint8_t *src, int64_t pixel_stride,            \
       int64_t channel_stride, int64_t pixels, int64_t channels,               \
-      int64_t stored_channels, uint8_t *dst)                                  \
+      int64_t stored_channels, uint8_t *dst, int64_t rows,                    \
+      int64_t row_stride)                                                     \
   {                                                                           \
     switch (((const SimaQuantNumerics *) ctx)->rounding) {                    \
       case SIMA_ROUNDING_TOWARD_ZERO:                                         \
-        quant_pixels (ctx, src, pixel_stride, channel_stride, pixels,         \
-            channels, stored_channels, dst, TYPE, SIMA_ROUNDING_TOWARD_ZERO); \
+        SIMA_QUANT_LEAF_ROWS (TYPE, SIMA_ROUNDING_TOWARD_ZERO);               \
         break;                                                                \
       case SIMA_ROUNDING_TOWARD_POSITIVE:                                     \
-        quant_pixels (ctx, src, pixel_stride, channel_stride, pixels,         \
-            channels, stored_channels, dst, TYPE,                             \
-            SIMA_ROUNDING_TOWARD_POSITIVE);                                   \
+        SIMA_QUANT_LEAF_ROWS (TYPE, SIMA_ROUNDING_TOWARD_POSITIVE);           \
         break;                                                                \
       case SIMA_ROUNDING_TOWARD_NEGATIVE:                                     \
-        quant_pixels (ctx, src, pixel_stride, channel_stride, pixels,         \
-            channels, stored_channels, dst, TYPE,                             \
-            SIMA_ROUNDING_TOWARD_NEGATIVE);                                   \
+        SIMA_QUANT_LEAF_ROWS (TYPE, SIMA_ROUNDING_TOWARD_NEGATIVE);           \
         break;                                                                \
       default:                                                                \
-        quant_pixels (ctx, src, pixel_stride, channel_stride, pixels,         \
-            channels, stored_channels, dst, TYPE,                             \
-            SIMA_ROUNDING_NEAREST_EVEN);                                      \
+        SIMA_QUANT_LEAF_ROWS (TYPE, SIMA_ROUNDING_NEAREST_EVEN);              \
         break;                                                                \
     }                                                                         \
   }
@@ -113,15 +116,15 @@ sima_cast_pixels_fallback (const uint8_t *src, int64_t pixel_stride,
   switch (type) {
     case SRC_F32:
       sima_cast_pixels_f32_c (NULL, src, pixel_stride, channel_stride, pixels,
-          channels, stored, dst);
+          channels, stored, dst, 1, 0);
       break;
     case SRC_F16:
       sima_cast_pixels_f16_c (NULL, src, pixel_stride, channel_stride, pixels,
-          channels, stored, dst);
+          channels, stored, dst, 1, 0);
       break;
     default:
       sima_cast_pixels_bf16_c (NULL, src, pixel_stride, channel_stride,
-          pixels, channels, stored, dst);
+          pixels, channels, stored, dst, 1, 0);
       break;
   }
 }
@@ -132,11 +135,15 @@ sima_cast_pixels_fallback (const uint8_t *src, int64_t pixel_stride,
   void                                                                        \
   name (const void *ctx, const uint8_t *src, int64_t pixel_stride,            \
       int64_t channel_stride, int64_t pixels, int64_t channels,               \
-      int64_t stored_channels, uint8_t *dst)                                  \
+      int64_t stored_channels, uint8_t *dst, int64_t rows,                    \
+      int64_t row_stride)                                                     \
   {                                                                           \
+    int64_t r;                                                                \
     (void) ctx;                                                               \
-    cast_pixels (src, pixel_stride, channel_stride, pixels, channels,         \
-        stored_channels, dst, TYPE);                                          \
+    for (r = 0; r < rows; r++)                                                \
+      cast_pixels (src + r * row_stride, pixel_stride, channel_stride,        \
+          pixels, channels, stored_channels, dst + r * pixels                 \
+          * stored_channels * 2, TYPE);                                       \
   }
 
 /* ---- DetessDequant ------------------------------------------------------ */
@@ -159,10 +166,10 @@ sima_dequant_pixels_fallback (const SimaA65DequantCtx *ctx,
 {
   if (bf16)
     sima_dequant_pixels_bf16_c (ctx, src, pixels, channels, stored, dst,
-        pixel_stride, channel_stride);
+        pixel_stride, channel_stride, 1, 0);
   else
     sima_dequant_pixels_f32_c (ctx, src, pixels, channels, stored, dst,
-        pixel_stride, channel_stride);
+        pixel_stride, channel_stride, 1, 0);
 }
 
 /* A DetessDequant leaf over the including file's dequant_pixels (ctx, src,
@@ -171,10 +178,14 @@ sima_dequant_pixels_fallback (const SimaA65DequantCtx *ctx,
   void                                                                        \
   name (const void *ctx, const uint8_t *src, int64_t pixels,                  \
       int64_t channels, int64_t stored_channels, uint8_t *dst,                \
-      int64_t pixel_stride, int64_t channel_stride)                           \
+      int64_t pixel_stride, int64_t channel_stride, int64_t rows,             \
+      int64_t row_stride)                                                     \
   {                                                                           \
-    dequant_pixels (ctx, src, pixels, channels, stored_channels, dst,         \
-        pixel_stride, channel_stride, BF16);                                  \
+    int64_t r;                                                                \
+    for (r = 0; r < rows; r++)                                                \
+      dequant_pixels (ctx, src + r * pixels * stored_channels, pixels,        \
+          channels, stored_channels, dst + r * row_stride, pixel_stride,      \
+          channel_stride, BF16);                                              \
   }
 
 #endif /* SIMA_KERNELS_A65_SIMD_LEAF_H */

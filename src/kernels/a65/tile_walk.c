@@ -17,15 +17,14 @@ sima_a65_pack_tiles (const SimaTiledGeometry *g, const SimaTiledWalk *walk,
     uint8_t *d = dst + cur.tile_offset;
     int64_t row_bytes = cls->extent[SIMA_MLA_W] * cls->stored_channels
         * g->element_bytes;
-    int64_t z, h;
+    int64_t z;
 
     for (z = 0; z < cls->extent[SIMA_MLA_D]; z++) {
-      for (h = 0; h < cls->extent[SIMA_MLA_H]; h++) {
-        pack (ctx, s + z * stride[SIMA_MLA_D] + h * stride[SIMA_MLA_H],
-            stride[SIMA_MLA_W], stride[SIMA_MLA_C], cls->extent[SIMA_MLA_W],
-            cls->extent[SIMA_MLA_C], cls->stored_channels, d);
-        d += row_bytes;
-      }
+      pack (ctx, s + z * stride[SIMA_MLA_D], stride[SIMA_MLA_W],
+          stride[SIMA_MLA_C], cls->extent[SIMA_MLA_W],
+          cls->extent[SIMA_MLA_C], cls->stored_channels, d,
+          cls->extent[SIMA_MLA_H], stride[SIMA_MLA_H]);
+      d += row_bytes * cls->extent[SIMA_MLA_H];
     }
     /* alignment-only gap: raw zero, on every call */
     memset (d, 0, (size_t) (cls->span_bytes - cls->payload_bytes));
@@ -46,15 +45,14 @@ sima_a65_unpack_tiles (const SimaTiledGeometry *g, const SimaTiledWalk *walk,
     uint8_t *d = dst + cur.view_offset;
     int64_t row_bytes = cls->extent[SIMA_MLA_W] * cls->stored_channels
         * g->element_bytes;
-    int64_t z, h;
+    int64_t z;
 
     for (z = 0; z < cls->extent[SIMA_MLA_D]; z++) {
-      for (h = 0; h < cls->extent[SIMA_MLA_H]; h++) {
-        unpack (ctx, s, cls->extent[SIMA_MLA_W], cls->extent[SIMA_MLA_C],
-            cls->stored_channels, d + z * stride[SIMA_MLA_D]
-            + h * stride[SIMA_MLA_H], stride[SIMA_MLA_W], stride[SIMA_MLA_C]);
-        s += row_bytes;
-      }
+      unpack (ctx, s, cls->extent[SIMA_MLA_W], cls->extent[SIMA_MLA_C],
+          cls->stored_channels, d + z * stride[SIMA_MLA_D],
+          stride[SIMA_MLA_W], stride[SIMA_MLA_C], cls->extent[SIMA_MLA_H],
+          stride[SIMA_MLA_H]);
+      s += row_bytes * cls->extent[SIMA_MLA_H];
     }
   }
 }

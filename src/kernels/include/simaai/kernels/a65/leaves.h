@@ -16,20 +16,25 @@
 extern "C" {
 #endif
 
-/* Converts `pixels` pixels of `channels` channels, read from a dense view at
- * src (byte strides between pixels and between channels), into one row of a
- * tile at dst: `stored_channels` channels per pixel in the output encoding,
- * padding channels included. */
+/* Converts `rows` rows of `pixels` pixels of `channels` channels, read
+ * from a dense view (row r at src + r * row_stride; byte strides between
+ * pixels and between channels), into consecutive rows of a tile at dst:
+ * `stored_channels` channels per pixel in the output encoding, padding
+ * channels included. One call per tile depth slice: the fixed cost of a
+ * call is paid once for all its rows. */
 typedef void (*SimaA65PackFn) (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
-    int64_t channels, int64_t stored_channels, uint8_t *dst);
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride);
 
-/* Converts `pixels` INT8 tile pixels at src (`stored_channels` bytes each,
- * the first `channels` of which are values) into a dense view at dst (byte
- * strides between pixels and between channels). Padding is never read. */
+/* Converts `rows` consecutive rows of `pixels` INT8 tile pixels at src
+ * (`stored_channels` bytes each, the first `channels` of which are
+ * values) into a dense view (row r at dst + r * row_stride; byte strides
+ * between pixels and between channels). Padding is never read. */
 typedef void (*SimaA65UnpackFn) (const void *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
-    int64_t pixel_stride, int64_t channel_stride);
+    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
+    int64_t row_stride);
 
 #ifdef __cplusplus
 }
