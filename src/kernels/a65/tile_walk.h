@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * tile_walk.h - the A65 traversal shared by every operation: tiles in
- * physical order (SimaTileCursor), D and H rows inside each tile, one leaf
- * call per row of W pixels.
+ * physical order (SimaTileCursor), D slices inside each tile, one leaf call
+ * per slice for its H rows of W pixels.
  */
 #ifndef SIMA_KERNELS_A65_TILE_WALK_H
 #define SIMA_KERNELS_A65_TILE_WALK_H
