@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "detessdequant_fw.h"
+#include "ev74_wire_doc.h"
 #include "hal/host/host_hal.h"
 #include "native_entry.h"
 #include "oracle.h"
@@ -51,59 +52,9 @@ enum {
 enum { REGION_BYTES = 1 << 20, LOCAL_BYTES = 64 * 1024 };
 
 static void
-put_le (uint8_t *b, size_t off, uint64_t v, int n)
-{
-  int i;
-  for (i = 0; i < n; i++)
-    b[off + i] = (uint8_t) (v >> (8 * i));
-}
-
-static uint64_t
-get_le (const uint8_t *b, size_t off, int n)
-{
-  uint64_t v = 0;
-  int i;
-  for (i = n - 1; i >= 0; i--)
-    v = v << 8 | b[off + i];
-  return v;
-}
-
-/* Table-driven CRC-32 (zlib's), a different algorithm from wire.h's. */
-static uint32_t crc_table[256];
-
-static uint32_t
-crc_update (uint32_t crc, const uint8_t *p, size_t n)
-{
-  size_t i;
-  if (crc_table[1] == 0) {
-    uint32_t k, c;
-    int j;
-    for (k = 0; k < 256; k++) {
-      for (c = k, j = 0; j < 8; j++)
-        c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      crc_table[k] = c;
-    }
-  }
-  for (i = 0; i < n; i++)
-    crc = crc_table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
-  return crc;
-}
-
-/* The doc's CRC: every byte except 12-15 (the CRC) and 16-39 (relocation),
- * trailers included. */
-static uint32_t
-doc_crc (const uint8_t *d, size_t len)
-{
-  uint32_t c = crc_update (0xffffffffu, d, len < 12 ? len : 12);
-  if (len > 40)
-    c = crc_update (c, d + 40, len - 40);
-  return ~c;
-}
-
-static void
 reseal (uint8_t *d, size_t len)
 {
-  put_le (d, O_CRC, doc_crc (d, len), 4);
+  test_put_le (d, O_CRC, test_doc_crc (d, len), 4);
 }
 
 static uint32_t
@@ -149,10 +100,10 @@ oracle_table (SimaDType dtype, float scale, int32_t zp, uint8_t *t)
   int i;
   for (i = 0; i < 256; i++)
     if (dtype == SIMA_DTYPE_FLOAT32)
-      put_le (t, 4 * (size_t) i, oracle_dequant_f32_bits ((int8_t) i, scale,
+      test_put_le (t, 4 * (size_t) i, oracle_dequant_f32_bits ((int8_t) i, scale,
               zp), 4);
     else
-      put_le (t, 2 * (size_t) i, oracle_dequant_bf16_bits ((int8_t) i, scale,
+      test_put_le (t, 2 * (size_t) i, oracle_dequant_bf16_bits ((int8_t) i, scale,
               zp), 2);
 }
 
@@ -177,30 +128,30 @@ doc_encode (const SimaDetessDequantPlan *p, uint8_t d[MAX_BYTES])
       + (flags & F_TABLE ? (fp32 ? 1024 : 512) : 0);
 
   memset (d, 0, MAX_BYTES);
-  put_le (d, O_MAGIC, 0x34375645u, 4);
-  put_le (d, O_VERSION, 1, 2);
-  put_le (d, O_LENGTH, len, 2);
-  put_le (d, O_ROUTE, 50, 2);
-  put_le (d, O_FLAGS, flags, 2);
-  put_le (d, O_IN_SPAN, p->input_bytes, 8);
-  put_le (d, O_OUT_SPAN, p->output_bytes, 8);
+  test_put_le (d, O_MAGIC, 0x34375645u, 4);
+  test_put_le (d, O_VERSION, 1, 2);
+  test_put_le (d, O_LENGTH, len, 2);
+  test_put_le (d, O_ROUTE, 50, 2);
+  test_put_le (d, O_FLAGS, flags, 2);
+  test_put_le (d, O_IN_SPAN, p->input_bytes, 8);
+  test_put_le (d, O_OUT_SPAN, p->output_bytes, 8);
   d[O_DTYPE] = fp32 ? 0 : 2;
   d[O_RANK] = (uint8_t) p->input.rank;
   for (i = 0; i < p->input.rank; i++) {
-    put_le (d, O_SHAPE + 8 * i, (uint64_t) p->input.shape[i], 8);
+    test_put_le (d, O_SHAPE + 8 * i, (uint64_t) p->input.shape[i], 8);
     if (flags & F_STRIDED)
-      put_le (d, O_TRAILER + 8 * i, (uint64_t) p->output.strides_bytes[i], 8);
+      test_put_le (d, O_TRAILER + 8 * i, (uint64_t) p->output.strides_bytes[i], 8);
   }
   if (!(flags & F_CBLOCKED)) {
     d[O_CHANNELS] = p->input.tiled.channels == SIMA_CHANNELS_PAD16;
     for (i = 0; i < 4; i++) {
       d[O_AXES + i] = (uint8_t) p->input.tiled.axes[i];
-      put_le (d, O_TILE + 8 * i, (uint64_t) p->input.tiled.tile_shape[i], 8);
+      test_put_le (d, O_TILE + 8 * i, (uint64_t) p->input.tiled.tile_shape[i], 8);
     }
   }
-  put_le (d, O_COUNT, p->element_count, 8);
-  put_le (d, O_SCALE, float_bits (p->params.scale), 4);
-  put_le (d, O_ZP, (uint32_t) p->params.zero_point, 4);
+  test_put_le (d, O_COUNT, p->element_count, 8);
+  test_put_le (d, O_SCALE, float_bits (p->params.scale), 4);
+  test_put_le (d, O_ZP, (uint32_t) p->params.zero_point, 4);
   if (flags & F_TABLE)
     oracle_table (p->output.dtype, p->params.scale, p->params.zero_point,
         d + BASE_BYTES + (flags & F_STRIDED ? STRIDE_BYTES : 0));
@@ -326,19 +277,9 @@ encode_golden (int g, SimaDetessDequantPlan *plan, SimaEv74Descriptor *desc)
 }
 
 static int
-first_diff (const uint8_t *a, const uint8_t *b, size_t n)
-{
-  size_t i;
-  for (i = 0; i < n; i++)
-    if (a[i] != b[i])
-      return (int) i;
-  return -1;
-}
-
-static int
 same (const SimaEv74Descriptor *d, const uint8_t *want, uint32_t len)
 {
-  return d->length == len && first_diff (d->bytes, want, len) < 0;
+  return d->length == len && test_first_diff (d->bytes, want, len) < 0;
 }
 
 /* ---- 1. golden vectors ---------------------------------------------------- */
@@ -351,7 +292,7 @@ golden_vectors (void)
   uint8_t want[MAX_BYTES], table[1024];
   int g;
 
-  tap_ok (~crc_update (0xffffffffu, (const uint8_t *) "123456789", 9)
+  tap_ok (~test_crc32_update (0xffffffffu, (const uint8_t *) "123456789", 9)
       == 0xCBF43926u, "own CRC-32 gives the IEEE check value 0xcbf43926");
   for (g = 0; g < N_GOLDEN; g++) {
     const Golden *x = &GOLDEN[g];
@@ -373,14 +314,14 @@ golden_vectors (void)
     len = doc_encode (&plan, want);
     tap_ok (len == x->length && doc_flags (&plan) == x->flags
         && desc.length == x->length
-        && get_le (desc.bytes, O_FLAGS, 2) == x->flags, "%s: %u bytes, flags "
+        && test_get_le (desc.bytes, O_FLAGS, 2) == x->flags, "%s: %u bytes, flags "
         "%#x (doc: %u, %#x)", x->name, (unsigned) desc.length,
-        (unsigned) get_le (desc.bytes, O_FLAGS, 2), (unsigned) x->length,
+        (unsigned) test_get_le (desc.bytes, O_FLAGS, 2), (unsigned) x->length,
         x->flags);
     if (!tap_ok (same (&desc, want, len), "%s: encoder output equals the "
             "doc's bytes", x->name))
       tap_diag ("first difference at byte %d",
-          first_diff (desc.bytes, want, len));
+          test_first_diff (desc.bytes, want, len));
     if (x->flags & F_TABLE) {
       /* the trailer against the oracle directly, not via doc_encode */
       oracle_table (x->dtype, bits_float (x->scale_bits), x->zp, table);
@@ -391,7 +332,7 @@ golden_vectors (void)
     }
     if (g == 0)
       tap_ok (same (&desc, GOLDEN_1, BASE_BYTES)
-          && first_diff (want, GOLDEN_1, BASE_BYTES) < 0, "own writer and "
+          && test_first_diff (want, GOLDEN_1, BASE_BYTES) < 0, "own writer and "
           "encoder reproduce the literal hex golden");
     if (x->strided && !(x->flags & F_STRIDED)) {
       /* the same plan with a contiguous output: byte-identical */
@@ -450,13 +391,13 @@ bind_tests (void)
       continue;
     }
     memcpy (want, reloc.bytes, reloc.length);
-    put_le (want, O_IN_LEN, binds[i].in_len > UINT32_MAX ? UINT32_MAX
+    test_put_le (want, O_IN_LEN, binds[i].in_len > UINT32_MAX ? UINT32_MAX
         : binds[i].in_len, 4);
-    put_le (want, O_OUT_LEN, binds[i].out_len, 4);
-    put_le (want, O_IN_ADDR, in.bus_address, 8);
-    put_le (want, O_OUT_ADDR, out.bus_address, 8);
+    test_put_le (want, O_OUT_LEN, binds[i].out_len, 4);
+    test_put_le (want, O_IN_ADDR, in.bus_address, 8);
+    test_put_le (want, O_OUT_ADDR, out.bus_address, 8);
     tap_ok (same (&d, want, reloc.length)
-        && get_le (d.bytes, O_CRC, 4) == doc_crc (d.bytes, d.length),
+        && test_get_le (d.bytes, O_CRC, 4) == test_doc_crc (d.bytes, d.length),
         "%s: exactly bytes 16-39 change; CRC, strides and table as encoded",
         binds[i].name);
   }
@@ -625,7 +566,7 @@ round_trip (void)
       doc_equal++;
     else
       NOTE ("#%d (%u bytes, doc %u) differs from the doc at byte %d", i,
-          (unsigned) d.length, (unsigned) len, first_diff (d.bytes, want,
+          (unsigned) d.length, (unsigned) len, test_first_diff (d.bytes, want,
               len));
     /* input 16-aligned low in the aperture, output scalar-aligned high */
     scalar = out.dtype == SIMA_DTYPE_FLOAT32 ? 4 : 2;
@@ -649,7 +590,7 @@ round_trip (void)
       why = "bus address";
     oracle_table (out.dtype, scale, zp, table);
     for (k = 0; k < 256; k++)
-      put_le (got, (size_t) (k * scalar), scalar == 4 ? job.table.f32[k]
+      test_put_le (got, (size_t) (k * scalar), scalar == 4 ? job.table.f32[k]
           : job.table.bf16[k], scalar);
     if (why == NULL && memcmp (got, table, 256 * (size_t) scalar) != 0)
       why = "job table != oracle";
@@ -693,77 +634,11 @@ round_trip (void)
 
 static uint8_t *in_host, *out_host, *local_mem;
 static SimaHostRegion regions[2];
-static long total_mutants, total_wrong;
-
-/* Runs the entry on an exact-size heap copy (so ASan sees any read past the
- * received length) with a fresh host HAL over both regions. */
-static SimaStatus
-run_entry (const uint8_t *bytes, uint32_t len, uint64_t *commands,
-    size_t *pending)
-{
-  uint8_t *copy = malloc (len > 0 ? len : 1);
-  SimaHostHal h;
-  SimaStatus st;
-
-  memcpy (copy, bytes, len);
-  sima_host_hal_init (&h, 0, 1, regions, 2, SIMA_HOST_DMA_IMMEDIATE,
-      local_mem, LOCAL_BYTES);
-  st = simafw_native_entry (&h.hal, copy, len);
-  *commands = h.stats.commands;
-  *pending = sima_host_hal_finish (&h);
-  free (copy);
-  return st;
-}
-
-static struct {
-  const char *name;
-  SimaStatusCode code;
-  const char *fragment;     /* the message must name the field */
-  int tried, failed;
-  char first[240];
-} cls;
 
 /* Valid bound descriptors of the golden plans (filled by entry_tests). */
 static uint8_t base[N_GOLDEN][MAX_BYTES];
 static uint32_t blen[N_GOLDEN];
 static SimaDetessDequantPlan plan[N_GOLDEN];
-
-static void
-begin (const char *name, SimaStatusCode code, const char *fragment)
-{
-  memset (&cls, 0, sizeof cls);
-  cls.name = name;
-  cls.code = code;
-  cls.fragment = fragment;
-}
-
-static void
-mutant (const uint8_t *bytes, uint32_t len)
-{
-  uint64_t commands;
-  size_t pending;
-  SimaStatus st = run_entry (bytes, len, &commands, &pending);
-  int ok = st.code == cls.code && commands == 0 && pending == 0
-      && (cls.fragment == NULL || strstr (st.message, cls.fragment) != NULL);
-
-  cls.tried++;
-  total_mutants++;
-  total_wrong += !ok;
-  if (!ok && cls.failed++ == 0)
-    snprintf (cls.first, sizeof cls.first, "%u bytes: %s \"%s\", %llu DMA "
-        "commands", (unsigned) len, sima_status_code_name (st.code),
-        st.message, (unsigned long long) commands);
-}
-
-static void
-end (void)
-{
-  tap_ok (cls.tried > 0 && cls.failed == 0, "malformed: %s: %d descriptors "
-      "-> %s, 0 DMA commands", cls.name, cls.tried,
-      sima_status_code_name (cls.code));
-  if (cls.failed)
-    tap_diag ("%d wrong, first: %s", cls.failed, cls.first);
-}
 
 /* Base b with the `n`-byte field at `off` set to v; resealed with this
  * file's CRC unless the field is in the relocation block (not covered). */
@@ -772,16 +647,16 @@ set (size_t b, size_t off, int n, uint64_t v)
 {
   uint8_t d[MAX_BYTES];
   memcpy (d, base[b], blen[b]);
-  put_le (d, off, v, n);
+  test_put_le (d, off, v, n);
   if (off < 16 || off >= 40)
     reseal (d, blen[b]);
-  mutant (d, blen[b]);
+  test_mutant (d, blen[b]);
 }
 
 static unsigned
 bflags (size_t b)
 {
-  return (unsigned) get_le (base[b], O_FLAGS, 2);
+  return (unsigned) test_get_le (base[b], O_FLAGS, 2);
 }
 
 static int
@@ -805,7 +680,7 @@ reflag (size_t b, unsigned flags, const int64_t *strides, int table)
   if (strides != NULL) {
     memset (d + len, 0, STRIDE_BYTES);
     for (i = 0; i < plan[b].output.rank; i++)
-      put_le (d, len + 8 * (size_t) i, (uint64_t) strides[i], 8);
+      test_put_le (d, len + 8 * (size_t) i, (uint64_t) strides[i], 8);
     len += STRIDE_BYTES;
   }
   if (table) {
@@ -813,10 +688,10 @@ reflag (size_t b, unsigned flags, const int64_t *strides, int table)
         plan[b].params.zero_point, d + len);
     len += 256 * (uint32_t) s;
   }
-  put_le (d, O_FLAGS, flags, 2);
-  put_le (d, O_LENGTH, len, 2);
+  test_put_le (d, O_FLAGS, flags, 2);
+  test_put_le (d, O_LENGTH, len, 2);
   reseal (d, len);
-  mutant (d, len);
+  test_mutant (d, len);
 }
 
 /* Classes that set one field to each of a few values, on every base with
@@ -898,8 +773,8 @@ malformed (void)
   for (i = 0; i < sizeof FIELD_CLASSES / sizeof FIELD_CLASSES[0]; i++) {
     if (FIELD_CLASSES[i].name != NULL) {
       if (i > 0)
-        end ();
-      begin (FIELD_CLASSES[i].name, FIELD_CLASSES[i].code,
+        test_mutants_end ();
+      test_mutants_begin (FIELD_CLASSES[i].name, FIELD_CLASSES[i].code,
           FIELD_CLASSES[i].fragment);
     }
     for (b = 0; b < N_GOLDEN; b++)
@@ -909,43 +784,43 @@ malformed (void)
           set (b, FIELD_CLASSES[i].off, FIELD_CLASSES[i].n,
               FIELD_CLASSES[i].v[k]);
   }
-  end ();
-  begin ("unknown flag bits 3-15", SIMA_INVALID_DESCRIPTOR, "flags");
+  test_mutants_end ();
+  test_mutants_begin ("unknown flag bits 3-15", SIMA_INVALID_DESCRIPTOR, "flags");
   for (b = 0; b < N_GOLDEN; b++)
     for (k = 3; k < 16; k++)
       set (b, O_FLAGS, 2, bflags (b) | 1u << k);
-  end ();
+  test_mutants_end ();
   /* length field == bytes sent (a prefix, or zero-extended), resealed: not
    * the length the flags and the output dtype give */
-  begin ("length != the one flags and dtype give", SIMA_INVALID_DESCRIPTOR,
+  test_mutants_begin ("length != the one flags and dtype give", SIMA_INVALID_DESCRIPTOR,
       "length");
   for (b = 0; b < N_GOLDEN; b++)
     for (i = 0; i < sizeof lens / sizeof lens[0]; i++)
       if (lens[i] != blen[b]) {
         memset (d, 0, sizeof d);
         memcpy (d, base[b], lens[i] < blen[b] ? lens[i] : blen[b]);
-        put_le (d, O_LENGTH, lens[i], 2);
+        test_put_le (d, O_LENGTH, lens[i], 2);
         reseal (d, lens[i]);
-        mutant (d, lens[i]);
+        test_mutant (d, lens[i]);
       }
-  end ();
-  begin ("truncated buffer (every length below the valid one)",
+  test_mutants_end ();
+  test_mutants_begin ("truncated buffer (every length below the valid one)",
       SIMA_INVALID_DESCRIPTOR, NULL);
   for (b = 0; b < N_GOLDEN; b++)
     for (i = 0; i < blen[b]; i++)
-      mutant (base[b], (uint32_t) i);
-  end ();
-  begin ("bad CRC (bit flips of covered bytes, trailers included)",
+      test_mutant (base[b], (uint32_t) i);
+  test_mutants_end ();
+  test_mutants_begin ("bad CRC (bit flips of covered bytes, trailers included)",
       SIMA_INVALID_DESCRIPTOR, "CRC");
   for (b = 0; b < N_GOLDEN; b++)
     for (i = 0; i < sizeof flips / sizeof flips[0]; i++)
       for (k = 0; k < 8 && flips[i] < blen[b]; k++) {
         memcpy (d, base[b], blen[b]);
         d[flips[i]] ^= (uint8_t) (1u << k);
-        mutant (d, blen[b]);
+        test_mutant (d, blen[b]);
       }
-  end ();
-  begin ("nonzero reserved byte (59-63, 116-119, 160-167)",
+  test_mutants_end ();
+  test_mutants_begin ("nonzero reserved byte (59-63, 116-119, 160-167)",
       SIMA_INVALID_DESCRIPTOR, "reserved");
   for (b = 0; b < N_GOLDEN; b++)
     for (i = 59; i < 168; i++)
@@ -953,14 +828,14 @@ malformed (void)
         set (b, i, 1, 0x01);
         set (b, i, 1, 0x80);
       }
-  end ();
+  test_mutants_end ();
 
   /* the flags' own rules */
   /* doc: rank is 3..6 with CBLOCKED, and rank is one of the field ranges
    * the firmware rejects as invalid-descriptor. Made consistent otherwise:
    * the slots beyond the new rank zeroed, or tiled rank-2 bases flipped to
    * CBLOCKED with their tiling fields cleared. */
-  begin ("CBLOCKED with rank 1-2 (doc: a rank range -> invalid-descriptor)",
+  test_mutants_begin ("CBLOCKED with rank 1-2 (doc: a rank range -> invalid-descriptor)",
       SIMA_INVALID_DESCRIPTOR, "rank");
   for (b = 0; b < N_GOLDEN; b++)
     for (k = 1; k < 3; k++) {
@@ -974,17 +849,17 @@ malformed (void)
         d[O_CHANNELS] = 0;
         memset (d + O_AXES, 0, 4);
         memset (d + O_TILE, 0, 32);
-        put_le (d, O_FLAGS, bflags (b) | F_CBLOCKED, 2);
+        test_put_le (d, O_FLAGS, bflags (b) | F_CBLOCKED, 2);
       } else
         continue;
       reseal (d, blen[b]);
-      mutant (d, blen[b]);
+      test_mutant (d, blen[b]);
     }
-  end ();
+  test_mutants_end ();
   /* row-major strides sent as STRIDED, spans consistent: the strided bases
    * with their strides replaced, and the dense bases with a trailer added
    * (singleton axes 0 or a large stride: still row-major) */
-  begin ("STRIDED with row-major strides (non-canonical)",
+  test_mutants_begin ("STRIDED with row-major strides (non-canonical)",
       SIMA_INVALID_DESCRIPTOR, "row-major");
   for (b = 0; b < N_GOLDEN; b++) {
     int64_t reach = bscalar (b);
@@ -995,21 +870,21 @@ malformed (void)
     if (bflags (b) & F_STRIDED) {
       memcpy (d, base[b], blen[b]);
       for (i = 0; i < (size_t) plan[b].output.rank; i++)
-        put_le (d, O_TRAILER + 8 * i, (uint64_t) rm[i], 8);
-      put_le (d, O_OUT_SPAN, reach, 8);
+        test_put_le (d, O_TRAILER + 8 * i, (uint64_t) rm[i], 8);
+      test_put_le (d, O_OUT_SPAN, reach, 8);
       reseal (d, blen[b]);
-      mutant (d, blen[b]);
+      test_mutant (d, blen[b]);
     } else
       reflag (b, bflags (b) | F_STRIDED, rm, (bflags (b) & F_TABLE) != 0);
   }
-  end ();
-  begin ("EXACT_TABLE flag flipped (table for a normal scale, none for a "
+  test_mutants_end ();
+  test_mutants_begin ("EXACT_TABLE flag flipped (table for a normal scale, none for a "
       "subnormal one)", SIMA_INVALID_DESCRIPTOR, "exact table");
   for (b = 0; b < N_GOLDEN; b++)
     reflag (b, bflags (b) ^ F_TABLE, bflags (b) & F_STRIDED
         ? plan[b].output.strides_bytes : NULL, !(bflags (b) & F_TABLE));
-  end ();
-  begin ("one wrong exact-table entry (each of the 256)",
+  test_mutants_end ();
+  test_mutants_begin ("one wrong exact-table entry (each of the 256)",
       SIMA_INVALID_DESCRIPTOR, "entry");
   for (b = 0; b < N_GOLDEN; b++)
     if (bflags (b) & F_TABLE)
@@ -1019,11 +894,11 @@ malformed (void)
         memcpy (d, base[b], blen[b]);
         d[at] ^= (uint8_t) (1u << (i % 8));
         reseal (d, blen[b]);
-        mutant (d, blen[b]);
+        test_mutant (d, blen[b]);
       }
-  end ();
+  test_mutants_end ();
   /* the table stays, the parameters it was built for change */
-  begin ("scale or zero point changed under an exact table",
+  test_mutants_begin ("scale or zero point changed under an exact table",
       SIMA_INVALID_DESCRIPTOR, "entry");
   for (b = 0; b < N_GOLDEN; b++)
     if (bflags (b) & F_TABLE) {
@@ -1031,8 +906,8 @@ malformed (void)
       set (b, O_SCALE, 4, s == 1 ? 2 : s >> 1);   /* doubled or halved */
       set (b, O_ZP, 4, plan[b].params.zero_point ? 0 : 1000);
     }
-  end ();
-  begin ("refused output strides (odd, negative, broadcast)",
+  test_mutants_end ();
+  test_mutants_begin ("refused output strides (odd, negative, broadcast)",
       SIMA_INVALID_STRIDES, "stride");
   for (b = 0; b < N_GOLDEN; b++)
     if (bflags (b) & F_STRIDED)
@@ -1044,29 +919,29 @@ malformed (void)
         if (plan[b].output.shape[i] > 1)
           set (b, O_TRAILER + 8 * i, 8, 0);
       }
-  end ();
-  begin ("spans or element count != geometry", SIMA_INVALID_DESCRIPTOR,
+  test_mutants_end ();
+  test_mutants_begin ("spans or element count != geometry", SIMA_INVALID_DESCRIPTOR,
       "match");
   for (b = 0; b < N_GOLDEN; b++)
     for (k = 0; k < 3; k++) {
       size_t off = k == 0 ? O_IN_SPAN : k == 1 ? O_OUT_SPAN : O_COUNT;
-      uint64_t v = get_le (base[b], off, 8);
+      uint64_t v = test_get_le (base[b], off, 8);
       set (b, off, 8, v + 1);
       set (b, off, 8, v - 1);
       set (b, off, 8, 0);
       set (b, off, 8, v << 20);
     }
-  end ();
+  test_mutants_end ();
 
   /* bindings: the relocation block is not CRC-covered, so no resealing */
-  begin ("address bits above 32", SIMA_NOT_REPRESENTABLE, "aperture");
+  test_mutants_begin ("address bits above 32", SIMA_NOT_REPRESENTABLE, "aperture");
   for (b = 0; b < N_GOLDEN; b++)
     for (k = 32; k < 64; k += 7) {
       set (b, O_IN_ADDR, 8, IN_BUS | UINT64_C (1) << k);
       set (b, O_OUT_ADDR, 8, OUT_BUS | UINT64_C (1) << k);
     }
-  end ();
-  begin ("address + span beyond 2^32", SIMA_NOT_REPRESENTABLE, "aperture");
+  test_mutants_end ();
+  test_mutants_begin ("address + span beyond 2^32", SIMA_NOT_REPRESENTABLE, "aperture");
   for (b = 0; b < N_GOLDEN; b++) {
     /* aligned (spans are multiples of 16 and of the scalar), so that only
      * the end of the range is wrong */
@@ -1076,8 +951,8 @@ malformed (void)
     set (b, O_OUT_ADDR, 8, APERTURE - plan[b].output_bytes + (uint64_t) bscalar (b));
     set (b, O_OUT_ADDR, 8, APERTURE - (uint64_t) bscalar (b));
   }
-  end ();
-  begin ("bound length below span (incl. unbound relocatable)",
+  test_mutants_end ();
+  test_mutants_begin ("bound length below span (incl. unbound relocatable)",
       SIMA_INVALID_DESCRIPTOR, "bound");
   for (b = 0; b < N_GOLDEN; b++) {
     set (b, O_IN_LEN, 4, plan[b].input_bytes - 1);
@@ -1086,10 +961,10 @@ malformed (void)
     set (b, O_OUT_LEN, 4, 0);
     memcpy (d, base[b], blen[b]);
     memset (d + 16, 0, 24);
-    mutant (d, blen[b]);
+    test_mutant (d, blen[b]);
   }
-  end ();
-  begin ("misaligned input (not 16) / output (not 4 FP32, 2 BF16)",
+  test_mutants_end ();
+  test_mutants_begin ("misaligned input (not 16) / output (not 4 FP32, 2 BF16)",
       SIMA_MISALIGNED_BUFFER, "aligned");
   for (b = 0; b < N_GOLDEN; b++) {
     for (k = 1; k < 16; k++)
@@ -1097,8 +972,8 @@ malformed (void)
     for (k = 1; k < (size_t) bscalar (b); k++)
       set (b, O_OUT_ADDR, 8, OUT_BUS + k);
   }
-  end ();
-  begin ("overlapping input/output bus ranges", SIMA_OVERLAPPING_BUFFERS,
+  test_mutants_end ();
+  test_mutants_begin ("overlapping input/output bus ranges", SIMA_OVERLAPPING_BUFFERS,
       "overlap");
   for (b = 0; b < N_GOLDEN; b++) {
     set (b, O_OUT_ADDR, 8, IN_BUS);
@@ -1106,10 +981,14 @@ malformed (void)
     set (b, O_IN_ADDR, 8, OUT_BUS);
     set (b, O_IN_ADDR, 8, OUT_BUS - plan[b].input_bytes + 16);
   }
-  end ();
-  tap_ok (total_mutants > 1000 && total_wrong == 0, "malformed: %ld mutated "
-      "descriptors in all, %ld not rejected as expected", total_mutants,
-      total_wrong);
+  test_mutants_end ();
+  {
+    long total_mutants, total_wrong;
+    test_mutants_totals (&total_mutants, &total_wrong);
+    tap_ok (total_mutants > 1000 && total_wrong == 0, "malformed: %ld "
+        "mutated descriptors in all, %ld not rejected as expected",
+        total_mutants, total_wrong);
+  }
 }
 
 /* ---- 5. valid runs, and the setup of section 4 ---------------------------- */
@@ -1132,6 +1011,7 @@ entry_tests (void)
   local_mem = aligned_alloc (64, LOCAL_BYTES);
   regions[0] = (SimaHostRegion) { (uint32_t) IN_BUS, REGION_BYTES, in_host };
   regions[1] = (SimaHostRegion) { (uint32_t) OUT_BUS, REGION_BYTES, out_host };
+  test_entry_use (regions, 2, local_mem, LOCAL_BYTES);
   /* random INT8 values, and random garbage in the padding and gaps */
   for (i = 0; i < REGION_BYTES; i++)
     in_host[i] = (uint8_t) test_rng_next (&rng);
@@ -1162,7 +1042,7 @@ entry_tests (void)
       memset (oracle_out, prefill[p], n + 64);
       ab = (SimaConstHostBuffer) { in_host, plan[g].input_bytes };
       ao = (SimaHostBuffer) { a65_out, n };
-      ok &= run_entry (desc.bytes, desc.length, &commands, &pending).code
+      ok &= test_run_entry (desc.bytes, desc.length, &commands, &pending).code
           == SIMA_OK && commands > 0 && pending == 0;
       if (sima_status_is_ok (&st))
         st = sima_a65_detessdequant_execute (&a65, &ab, 1, &ao, 1);

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ev74_wire_doc.h"
 #include "hal/host/host_hal.h"
 #include "native_entry.h"
 #include "pack_fw.h"
@@ -49,59 +50,9 @@ enum {
 enum { REGION_BYTES = 1 << 20, LOCAL_BYTES = 64 * 1024 };
 
 static void
-put_le (uint8_t *b, size_t off, uint64_t v, int n)
-{
-  int i;
-  for (i = 0; i < n; i++)
-    b[off + i] = (uint8_t) (v >> (8 * i));
-}
-
-static uint64_t
-get_le (const uint8_t *b, size_t off, int n)
-{
-  uint64_t v = 0;
-  int i;
-  for (i = n - 1; i >= 0; i--)
-    v = v << 8 | b[off + i];
-  return v;
-}
-
-/* Table-driven CRC-32 (zlib's), a different algorithm from the bitwise one
- * in wire.h: the two agreeing on every descriptor is itself a check. */
-static uint32_t crc_table[256];
-
-static uint32_t
-crc_update (uint32_t crc, const uint8_t *p, size_t n)
-{
-  size_t i;
-  if (crc_table[1] == 0) {
-    uint32_t k, c;
-    int j;
-    for (k = 0; k < 256; k++) {
-      for (c = k, j = 0; j < 8; j++)
-        c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      crc_table[k] = c;
-    }
-  }
-  for (i = 0; i < n; i++)
-    crc = crc_table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
-  return crc;
-}
-
-/* The doc's CRC: every byte except 12-15 (the CRC) and 16-39 (relocation). */
-static uint32_t
-doc_crc (const uint8_t *d, size_t len)
-{
-  uint32_t c = crc_update (0xffffffffu, d, len < 12 ? len : 12);
-  if (len > 40)
-    c = crc_update (c, d + 40, len - 40);
-  return ~c;
-}
-
-static void
 reseal (uint8_t *d)
 {
-  put_le (d, O_CRC, doc_crc (d, QT_BYTES), 4);
+  test_put_le (d, O_CRC, test_doc_crc (d, QT_BYTES), 4);
 }
 
 static uint32_t
@@ -128,12 +79,12 @@ doc_encode (const SimaQuantTessPlan *p, uint8_t d[QT_BYTES])
   int i;
 
   memset (d, 0, QT_BYTES);
-  put_le (d, O_MAGIC, 0x34375645u, 4);
-  put_le (d, O_VERSION, 1, 2);
-  put_le (d, O_LENGTH, QT_BYTES, 2);
-  put_le (d, O_ROUTE, 49, 2);
-  put_le (d, O_IN_SPAN, p->input_bytes, 8);
-  put_le (d, O_OUT_SPAN, p->output_bytes, 8);
+  test_put_le (d, O_MAGIC, 0x34375645u, 4);
+  test_put_le (d, O_VERSION, 1, 2);
+  test_put_le (d, O_LENGTH, QT_BYTES, 2);
+  test_put_le (d, O_ROUTE, 49, 2);
+  test_put_le (d, O_IN_SPAN, p->input_bytes, 8);
+  test_put_le (d, O_OUT_SPAN, p->output_bytes, 8);
   d[O_DTYPE] = p->input.dtype == SIMA_DTYPE_FLOAT32 ? 0
       : p->input.dtype == SIMA_DTYPE_FLOAT16 ? 1 : 2;
   d[O_RANK] = (uint8_t) p->input.rank;
@@ -141,19 +92,19 @@ doc_encode (const SimaQuantTessPlan *p, uint8_t d[QT_BYTES])
       : p->params.rounding == SIMA_ROUNDING_TOWARD_ZERO ? 1
       : p->params.rounding == SIMA_ROUNDING_TOWARD_POSITIVE ? 2 : 3;
   d[O_CHANNELS] = p->output.tiled.channels == SIMA_CHANNELS_PAD16;
-  put_le (d, O_ZP, (uint32_t) p->params.zero_point, 4);
-  put_le (d, O_MULT, float_bits (p->params.multiplier), 4);
+  test_put_le (d, O_ZP, (uint32_t) p->params.zero_point, 4);
+  test_put_le (d, O_MULT, float_bits (p->params.multiplier), 4);
   d[O_LAYOUT] = p->input.layout == SIMA_LAYOUT_STRIDED;
   for (i = 0; i < p->input.rank; i++) {
-    put_le (d, O_SHAPE + 8 * i, (uint64_t) p->input.shape[i], 8);
+    test_put_le (d, O_SHAPE + 8 * i, (uint64_t) p->input.shape[i], 8);
     if (p->input.layout == SIMA_LAYOUT_STRIDED)
-      put_le (d, O_STRIDES + 8 * i, (uint64_t) p->input.strides_bytes[i], 8);
+      test_put_le (d, O_STRIDES + 8 * i, (uint64_t) p->input.strides_bytes[i], 8);
   }
   for (i = 0; i < 4; i++) {
     d[O_AXES + i] = (uint8_t) p->output.tiled.axes[i];
-    put_le (d, O_TILE + 8 * i, (uint64_t) p->output.tiled.tile_shape[i], 8);
+    test_put_le (d, O_TILE + 8 * i, (uint64_t) p->output.tiled.tile_shape[i], 8);
   }
-  put_le (d, O_COUNT, p->element_count, 8);
+  test_put_le (d, O_COUNT, p->element_count, 8);
   reseal (d);
 }
 
@@ -237,22 +188,12 @@ golden_plan (int g, SimaQuantTessPlan *plan)
   return admit (&in, &out, p, plan);
 }
 
-static int
-first_diff (const uint8_t *a, const uint8_t *b, size_t n)
-{
-  size_t i;
-  for (i = 0; i < n; i++)
-    if (a[i] != b[i])
-      return (int) i;
-  return -1;
-}
-
 /* One point: 232 bytes equal to `want`, else the first differing byte. */
 static void
 same_bytes (const uint8_t *got, uint32_t len, const uint8_t *want,
     const char *who, const char *what)
 {
-  int diff = len == QT_BYTES ? first_diff (got, want, QT_BYTES) : 0;
+  int diff = len == QT_BYTES ? test_first_diff (got, want, QT_BYTES) : 0;
   if (!tap_ok (diff < 0, "%s%s", who, what))
     tap_diag ("%u bytes, first difference at byte %d", (unsigned) len, diff);
 }
@@ -267,7 +208,7 @@ golden_vectors (void)
   uint8_t want[QT_BYTES];
   int g;
 
-  tap_ok (~crc_update (0xffffffffu, (const uint8_t *) "123456789", 9)
+  tap_ok (~test_crc32_update (0xffffffffu, (const uint8_t *) "123456789", 9)
       == 0xCBF43926u, "own CRC-32 gives the IEEE check value 0xcbf43926");
   for (g = 0; g < 3; g++) {
     SimaStatus st = golden_plan (g, &plan);
@@ -286,9 +227,9 @@ golden_vectors (void)
     doc_encode (&plan, want);
     same_bytes (desc.bytes, desc.length, want, GOLDEN[g].name,
         ": encoder output equals the doc's bytes");
-    tap_ok (get_le (desc.bytes, O_IN_LEN, 8) == 0
-        && get_le (desc.bytes, O_IN_ADDR, 8) == 0
-        && get_le (desc.bytes, O_OUT_ADDR, 8) == 0,
+    tap_ok (test_get_le (desc.bytes, O_IN_LEN, 8) == 0
+        && test_get_le (desc.bytes, O_IN_ADDR, 8) == 0
+        && test_get_le (desc.bytes, O_OUT_ADDR, 8) == 0,
         "%s: relocatable form has a zero relocation block (bytes 16-39)",
         GOLDEN[g].name);
     if (g == 0) {
@@ -326,12 +267,12 @@ bound_as (const SimaEv74Descriptor *d, const SimaEv74Descriptor *reloc,
 {
   uint8_t want[QT_BYTES];
   memcpy (want, reloc->bytes, QT_BYTES);
-  put_le (want, O_IN_LEN, in_len, 4);
-  put_le (want, O_OUT_LEN, out_len, 4);
-  put_le (want, O_IN_ADDR, in_addr, 8);
-  put_le (want, O_OUT_ADDR, out_addr, 8);
-  return d->length == QT_BYTES && first_diff (d->bytes, want, QT_BYTES) < 0
-      && get_le (d->bytes, O_CRC, 4) == doc_crc (d->bytes, QT_BYTES);
+  test_put_le (want, O_IN_LEN, in_len, 4);
+  test_put_le (want, O_OUT_LEN, out_len, 4);
+  test_put_le (want, O_IN_ADDR, in_addr, 8);
+  test_put_le (want, O_OUT_ADDR, out_addr, 8);
+  return d->length == QT_BYTES && test_first_diff (d->bytes, want, QT_BYTES) < 0
+      && test_get_le (d->bytes, O_CRC, 4) == test_doc_crc (d->bytes, QT_BYTES);
 }
 
 static void
@@ -423,11 +364,11 @@ bind_tests (void)
       st = sima_ev74_quanttess_encode_relocatable (&plan, &d);
     expect_status (spans[i].name, st, spans[i].code, NULL);
     if (spans[i].code == SIMA_OK)
-      tap_ok (get_le (d.bytes, O_IN_SPAN, 8) == (UINT64_C (1) << 32) - 16
-          && get_le (d.bytes, O_OUT_SPAN, 8) == UINT64_C (1) << 30,
+      tap_ok (test_get_le (d.bytes, O_IN_SPAN, 8) == (UINT64_C (1) << 32) - 16
+          && test_get_le (d.bytes, O_OUT_SPAN, 8) == UINT64_C (1) << 30,
           "large spans recorded: %llu/%llu",
-          (unsigned long long) get_le (d.bytes, O_IN_SPAN, 8),
-          (unsigned long long) get_le (d.bytes, O_OUT_SPAN, 8));
+          (unsigned long long) test_get_le (d.bytes, O_IN_SPAN, 8),
+          (unsigned long long) test_get_le (d.bytes, O_OUT_SPAN, 8));
   }
 }
 
@@ -549,11 +490,11 @@ round_trip (void)
       continue;
     }
     doc_encode (&plan, want);
-    if (d.length == QT_BYTES && first_diff (d.bytes, want, QT_BYTES) < 0)
+    if (d.length == QT_BYTES && test_first_diff (d.bytes, want, QT_BYTES) < 0)
       doc_equal++;
     else
       NOTE ("#%d differs from the doc at byte %d", i,
-          first_diff (d.bytes, want, QT_BYTES));
+          test_first_diff (d.bytes, want, QT_BYTES));
     /* input low in the aperture (scalar-aligned), output high (16-aligned) */
     ib.bus_address = test_rng_below (&rng, UINT64_C (1) << 30)
         * (uint64_t) (in.dtype == SIMA_DTYPE_FLOAT32 ? 4 : 2);
@@ -604,79 +545,11 @@ round_trip (void)
 
 static uint8_t *in_host, *out_host, *local_mem;
 static SimaHostRegion regions[2];
-static long total_mutants, total_wrong;
-
-/* Runs the entry on an exact-size heap copy (so ASan sees any read past the
- * received length) with a fresh host HAL over both regions. */
-static SimaStatus
-run_entry (const uint8_t *bytes, uint32_t len, uint64_t *commands,
-    size_t *pending)
-{
-  uint8_t *copy = malloc (len > 0 ? len : 1);
-  SimaHostHal h;
-  SimaStatus st;
-
-  memcpy (copy, bytes, len);
-  sima_host_hal_init (&h, 0, 1, regions, 2, SIMA_HOST_DMA_IMMEDIATE,
-      local_mem, LOCAL_BYTES);
-  st = simafw_native_entry (&h.hal, copy, len);
-  *commands = h.stats.commands;
-  *pending = sima_host_hal_finish (&h);
-  free (copy);
-  return st;
-}
-
-/* The mutation class being run: its expected code and message fragment,
- * and how many of its descriptors were tried and went wrong. */
-static struct {
-  const char *name;
-  SimaStatusCode code;
-  const char *fragment;     /* the message must name the field */
-  int tried, failed;
-  char first[240];
-} cls;
 
 /* Valid bound descriptors of the golden plans: what every mutation starts
  * from (filled by entry_tests). */
 static uint8_t base[3][QT_BYTES];
 static SimaQuantTessPlan plan[3];
-
-static void
-begin (const char *name, SimaStatusCode code, const char *fragment)
-{
-  memset (&cls, 0, sizeof cls);
-  cls.name = name;
-  cls.code = code;
-  cls.fragment = fragment;
-}
-
-static void
-mutant (const uint8_t *bytes, uint32_t len)
-{
-  uint64_t commands;
-  size_t pending;
-  SimaStatus st = run_entry (bytes, len, &commands, &pending);
-  int ok = st.code == cls.code && commands == 0 && pending == 0
-      && (cls.fragment == NULL || strstr (st.message, cls.fragment) != NULL);
-
-  cls.tried++;
-  total_mutants++;
-  total_wrong += !ok;
-  if (!ok && cls.failed++ == 0)
-    snprintf (cls.first, sizeof cls.first, "%u bytes: %s \"%s\", %llu DMA "
-        "commands", (unsigned) len, sima_status_code_name (st.code),
-        st.message, (unsigned long long) commands);
-}
-
-static void
-end (void)
-{
-  tap_ok (cls.tried > 0 && cls.failed == 0, "malformed: %s: %d descriptors "
-      "-> %s, 0 DMA commands", cls.name, cls.tried,
-      sima_status_code_name (cls.code));
-  if (cls.failed)
-    tap_diag ("%d wrong, first: %s", cls.failed, cls.first);
-}
 
 /* Base b with the `n`-byte field at `off` set to v; resealed with this
  * file's CRC unless the field is in the relocation block (not covered). */
@@ -685,10 +558,10 @@ set (size_t b, size_t off, int n, uint64_t v)
 {
   uint8_t d[QT_BYTES];
   memcpy (d, base[b], QT_BYTES);
-  put_le (d, off, v, n);
+  test_put_le (d, off, v, n);
   if (off < 16 || off >= 40)
     reseal (d);
-  mutant (d, QT_BYTES);
+  test_mutant (d, QT_BYTES);
 }
 
 /* Classes that set one field to each of a few values, on every base. Where
@@ -743,41 +616,41 @@ malformed (void)
   size_t b, i, k;
 
   for (i = 0; i < sizeof FIELD_CLASSES / sizeof FIELD_CLASSES[0]; i++) {
-    begin (FIELD_CLASSES[i].name, FIELD_CLASSES[i].code,
+    test_mutants_begin (FIELD_CLASSES[i].name, FIELD_CLASSES[i].code,
         FIELD_CLASSES[i].fragment);
     for (b = 0; b < 3; b++)
       for (k = 0; k < (size_t) FIELD_CLASSES[i].nv; k++)
         set (b, FIELD_CLASSES[i].off, FIELD_CLASSES[i].n, FIELD_CLASSES[i].v[k]);
-    end ();
+    test_mutants_end ();
   }
 
   /* the length field agrees with the bytes sent (a prefix, or extra zero
    * bytes), resealed over what is sent: still not a 232-byte QuantTess */
-  begin ("length field == received != 232", SIMA_INVALID_DESCRIPTOR, "length");
+  test_mutants_begin ("length field == received != 232", SIMA_INVALID_DESCRIPTOR, "length");
   for (b = 0; b < 3; b++)
     for (i = 0; i < sizeof lens / sizeof lens[0]; i++) {
       memset (d, 0, sizeof d);
       memcpy (d, base[b], lens[i] < QT_BYTES ? lens[i] : QT_BYTES);
-      put_le (d, O_LENGTH, lens[i], 2);
-      put_le (d, O_CRC, doc_crc (d, lens[i]), 4);
-      mutant (d, lens[i]);
+      test_put_le (d, O_LENGTH, lens[i], 2);
+      test_put_le (d, O_CRC, test_doc_crc (d, lens[i]), 4);
+      test_mutant (d, lens[i]);
     }
-  end ();
-  begin ("truncated buffer (0..231 bytes)", SIMA_INVALID_DESCRIPTOR, NULL);
+  test_mutants_end ();
+  test_mutants_begin ("truncated buffer (0..231 bytes)", SIMA_INVALID_DESCRIPTOR, NULL);
   for (b = 0; b < 3; b++)
     for (i = 0; i < QT_BYTES; i++)
-      mutant (base[b], (uint32_t) i);
-  end ();
-  begin ("bad CRC (bit flips of covered bytes)", SIMA_INVALID_DESCRIPTOR, "CRC");
+      test_mutant (base[b], (uint32_t) i);
+  test_mutants_end ();
+  test_mutants_begin ("bad CRC (bit flips of covered bytes)", SIMA_INVALID_DESCRIPTOR, "CRC");
   for (b = 0; b < 3; b++)
     for (i = 0; i < sizeof flips / sizeof flips[0]; i++)
       for (k = 0; k < 8; k++) {
         memcpy (d, base[b], QT_BYTES);
         d[flips[i]] ^= (uint8_t) (1u << k);
-        mutant (d, QT_BYTES);
+        test_mutant (d, QT_BYTES);
       }
-  end ();
-  begin ("nonzero reserved byte (69-71, 172-175, 216-231)",
+  test_mutants_end ();
+  test_mutants_begin ("nonzero reserved byte (69-71, 172-175, 216-231)",
       SIMA_INVALID_DESCRIPTOR, "reserved");
   for (b = 0; b < 3; b++)
     for (i = 0; i < QT_BYTES; i++)
@@ -785,18 +658,18 @@ malformed (void)
         set (b, i, 1, 0x01);
         set (b, i, 1, 0x80);
       }
-  end ();
+  test_mutants_end ();
 
   /* geometry */
-  begin ("nonzero shape/stride slot beyond rank", SIMA_INVALID_DESCRIPTOR,
+  test_mutants_begin ("nonzero shape/stride slot beyond rank", SIMA_INVALID_DESCRIPTOR,
       "slot");
   for (b = 0; b < 3; b++)
     for (i = (size_t) plan[b].input.rank; i < 6; i++) {
       set (b, O_SHAPE + 8 * i, 8, 1);
       set (b, O_STRIDES + 8 * i, 8, 4);
     }
-  end ();
-  begin ("nonzero stride of a contiguous input", SIMA_INVALID_DESCRIPTOR,
+  test_mutants_end ();
+  test_mutants_begin ("nonzero stride of a contiguous input", SIMA_INVALID_DESCRIPTOR,
       "contiguous");
   for (b = 0; b < 3; b++)
     if (plan[b].input.layout == SIMA_LAYOUT_CONTIGUOUS)
@@ -804,10 +677,10 @@ malformed (void)
         set (b, O_STRIDES + 8 * i, 8, 4);
     else
       set (b, O_LAYOUT, 1, 0);            /* strided base declared contiguous */
-  end ();
+  test_mutants_end ();
   /* strides the admission refuses: odd, negative or broadcast (0 on an
    * axis of extent > 1), or a contiguous base declared strided (all 0) */
-  begin ("refused input strides", SIMA_INVALID_STRIDES, "stride");
+  test_mutants_begin ("refused input strides", SIMA_INVALID_STRIDES, "stride");
   for (b = 0; b < 3; b++) {
     if (plan[b].input.layout == SIMA_LAYOUT_CONTIGUOUS) {
       set (b, O_LAYOUT, 1, 1);
@@ -820,15 +693,15 @@ malformed (void)
         set (b, O_STRIDES + 8 * i, 8, 0);
     }
   }
-  end ();
-  begin ("negative extent", SIMA_INVALID_SHAPE, "extent");
+  test_mutants_end ();
+  test_mutants_begin ("negative extent", SIMA_INVALID_SHAPE, "extent");
   for (b = 0; b < 3; b++)
     for (i = 0; i < (size_t) plan[b].input.rank; i++) {
       set (b, O_SHAPE + 8 * i, 8, UINT64_MAX);             /* -1 */
       set (b, O_SHAPE + 8 * i, 8, UINT64_C (1) << 63);     /* INT64_MIN */
     }
-  end ();
-  begin ("axes: duplicate, out of range, below -1, missing C",
+  test_mutants_end ();
+  test_mutants_begin ("axes: duplicate, out of range, below -1, missing C",
       SIMA_INVALID_TILING, "axis");
   for (b = 0; b < 3; b++) {
     for (k = 0; k < 4; k++) {
@@ -840,8 +713,8 @@ malformed (void)
     }
     set (b, O_AXES + 3, 1, 0xff);         /* C absent */
   }
-  end ();
-  begin ("tile extent 0/negative, or 2 on an absent axis", SIMA_INVALID_TILING,
+  test_mutants_end ();
+  test_mutants_begin ("tile extent 0/negative, or 2 on an absent axis", SIMA_INVALID_TILING,
       "extent");
   for (b = 0; b < 3; b++)
     for (k = 0; k < 4; k++) {
@@ -850,29 +723,29 @@ malformed (void)
       if (plan[b].output.tiled.axes[k] < 0)
         set (b, O_TILE + 8 * k, 8, 2);
     }
-  end ();
-  begin ("spans or element count != geometry", SIMA_INVALID_DESCRIPTOR,
+  test_mutants_end ();
+  test_mutants_begin ("spans or element count != geometry", SIMA_INVALID_DESCRIPTOR,
       "match");
   for (b = 0; b < 3; b++)
     for (k = 0; k < 3; k++) {
       size_t off = k == 0 ? O_IN_SPAN : k == 1 ? O_OUT_SPAN : O_COUNT;
-      uint64_t v = get_le (base[b], off, 8);
+      uint64_t v = test_get_le (base[b], off, 8);
       set (b, off, 8, v + 1);
       set (b, off, 8, v - 1);
       set (b, off, 8, 0);
       set (b, off, 8, v << 20);
     }
-  end ();
+  test_mutants_end ();
 
   /* bindings: the relocation block is not CRC-covered, so no resealing */
-  begin ("address bits above 32", SIMA_NOT_REPRESENTABLE, "aperture");
+  test_mutants_begin ("address bits above 32", SIMA_NOT_REPRESENTABLE, "aperture");
   for (b = 0; b < 3; b++)
     for (k = 32; k < 64; k += 7) {
       set (b, O_IN_ADDR, 8, IN_BUS | UINT64_C (1) << k);
       set (b, O_OUT_ADDR, 8, OUT_BUS | UINT64_C (1) << k);
     }
-  end ();
-  begin ("address + span beyond 2^32", SIMA_NOT_REPRESENTABLE, "aperture");
+  test_mutants_end ();
+  test_mutants_begin ("address + span beyond 2^32", SIMA_NOT_REPRESENTABLE, "aperture");
   for (b = 0; b < 3; b++) {
     /* aligned, so that only the end of the range is wrong */
     set (b, O_IN_ADDR, 8, (APERTURE - plan[b].input_bytes + 16) & ~UINT64_C (15));
@@ -880,8 +753,8 @@ malformed (void)
     set (b, O_OUT_ADDR, 8, APERTURE - plan[b].output_bytes + 16);
     set (b, O_OUT_ADDR, 8, APERTURE - 16);
   }
-  end ();
-  begin ("bound length below span (incl. unbound relocatable)",
+  test_mutants_end ();
+  test_mutants_begin ("bound length below span (incl. unbound relocatable)",
       SIMA_INVALID_DESCRIPTOR, "bound");
   for (b = 0; b < 3; b++) {
     set (b, O_IN_LEN, 4, plan[b].input_bytes - 1);
@@ -890,10 +763,10 @@ malformed (void)
     set (b, O_OUT_LEN, 4, 0);
     memcpy (d, base[b], QT_BYTES);
     memset (d + 16, 0, 24);               /* as encoded: unbound */
-    mutant (d, QT_BYTES);
+    test_mutant (d, QT_BYTES);
   }
-  end ();
-  begin ("misaligned output (not 16) / input (not scalar)",
+  test_mutants_end ();
+  test_mutants_begin ("misaligned output (not 16) / input (not scalar)",
       SIMA_MISALIGNED_BUFFER, "aligned");
   for (b = 0; b < 3; b++) {
     for (k = 1; k < 16; k++)
@@ -901,8 +774,8 @@ malformed (void)
     for (k = 1; k < (plan[b].input.dtype == SIMA_DTYPE_FLOAT32 ? 4u : 2u); k++)
       set (b, O_IN_ADDR, 8, IN_BUS + k);
   }
-  end ();
-  begin ("overlapping input/output bus ranges", SIMA_OVERLAPPING_BUFFERS,
+  test_mutants_end ();
+  test_mutants_begin ("overlapping input/output bus ranges", SIMA_OVERLAPPING_BUFFERS,
       "overlap");
   for (b = 0; b < 3; b++) {
     set (b, O_OUT_ADDR, 8, IN_BUS);
@@ -911,10 +784,14 @@ malformed (void)
     set (b, O_IN_ADDR, 8, OUT_BUS + 16);
     set (b, O_IN_ADDR, 8, OUT_BUS - 4);
   }
-  end ();
-  tap_ok (total_mutants > 1000 && total_wrong == 0, "malformed: %ld mutated "
-      "descriptors in all, %ld not rejected as expected", total_mutants,
-      total_wrong);
+  test_mutants_end ();
+  {
+    long total_mutants, total_wrong;
+    test_mutants_totals (&total_mutants, &total_wrong);
+    tap_ok (total_mutants > 1000 && total_wrong == 0, "malformed: %ld "
+        "mutated descriptors in all, %ld not rejected as expected",
+        total_mutants, total_wrong);
+  }
 }
 
 /* ---- 5. a valid run, and the setup of section 4 --------------------------- */
@@ -938,6 +815,7 @@ entry_tests (void)
   local_mem = aligned_alloc (64, LOCAL_BYTES);
   regions[0] = (SimaHostRegion) { (uint32_t) IN_BUS, REGION_BYTES, in_host };
   regions[1] = (SimaHostRegion) { (uint32_t) OUT_BUS, REGION_BYTES, out_host };
+  test_entry_use (regions, 2, local_mem, LOCAL_BYTES);
   for (i = 0; i < REGION_BYTES; i++)
     in_host[i] = (uint8_t) test_rng_next (&rng);
 
@@ -961,7 +839,7 @@ entry_tests (void)
     ao = (SimaHostBuffer) { a65_out, n };
     memset (out_host, 0xA5, REGION_BYTES);
     memset (a65_out, 0x5A, n);
-    expect_status (GOLDEN[g].name, run_entry (desc.bytes, desc.length,
+    expect_status (GOLDEN[g].name, test_run_entry (desc.bytes, desc.length,
             &commands, &pending), SIMA_OK, NULL);
     st = sima_a65_quanttess_prepare (&plan[g], &a65);
     if (sima_status_is_ok (&st))
@@ -977,14 +855,14 @@ entry_tests (void)
   /* the relocation block is outside the CRC: bound lengths tightened to the
    * spans, then the output moved right after the input, without resealing */
   memcpy (d, base[0], QT_BYTES);
-  put_le (d, O_IN_LEN, plan[0].input_bytes, 4);
-  put_le (d, O_OUT_LEN, plan[0].output_bytes, 4);
-  st = run_entry (d, QT_BYTES, &commands, &pending);
+  test_put_le (d, O_IN_LEN, plan[0].input_bytes, 4);
+  test_put_le (d, O_OUT_LEN, plan[0].output_bytes, 4);
+  st = test_run_entry (d, QT_BYTES, &commands, &pending);
   tap_ok (st.code == SIMA_OK && commands > 0, "bound lengths patched without "
       "resealing are accepted (%s)", sima_status_code_name (st.code));
-  put_le (d, O_OUT_ADDR, (IN_BUS + plan[0].input_bytes + 15) & ~UINT64_C (15),
+  test_put_le (d, O_OUT_ADDR, (IN_BUS + plan[0].input_bytes + 15) & ~UINT64_C (15),
       8);
-  st = run_entry (d, QT_BYTES, &commands, &pending);
+  st = test_run_entry (d, QT_BYTES, &commands, &pending);
   tap_ok (st.code == SIMA_OK && commands > 0, "adjacent input and output "
       "ranges are accepted (%s)", sima_status_code_name (st.code));
 
@@ -998,11 +876,11 @@ entry_tests (void)
     if (sima_status_is_ok (&st))
       st = sima_ev74_quanttess_encode_relocatable (&ep, &desc);
     if (sima_status_is_ok (&st))
-      st = run_entry (desc.bytes, desc.length, &commands, &pending);
+      st = test_run_entry (desc.bytes, desc.length, &commands, &pending);
     tap_ok (st.code == SIMA_OK && commands == 0
-        && get_le (desc.bytes, O_IN_SPAN, 8) == 0
-        && get_le (desc.bytes, O_OUT_SPAN, 8) == 0
-        && get_le (desc.bytes, O_COUNT, 8) == 0, "empty tensor: zero spans "
+        && test_get_le (desc.bytes, O_IN_SPAN, 8) == 0
+        && test_get_le (desc.bytes, O_OUT_SPAN, 8) == 0
+        && test_get_le (desc.bytes, O_COUNT, 8) == 0, "empty tensor: zero spans "
         "and count, unbound descriptor accepted, 0 DMA commands (%s)",
         sima_status_code_name (st.code));
   }
