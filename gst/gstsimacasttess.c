@@ -135,14 +135,9 @@ gst_sima_cast_tess_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
 {
   GstSimaCastTess *self = GST_SIMA_CAST_TESS (trans);
-  GstSimaTilingProps tiling;
 
-  if (direction != GST_PAD_SINK)
-    return gst_caps_fixate (othercaps);
-  GST_OBJECT_LOCK (self);
-  tiling = self->tiling;
-  GST_OBJECT_UNLOCK (self);
-  return gst_sima_tiling_fixate (&tiling, othercaps);
+  return gst_sima_tiling_fixate_caps (GST_OBJECT (self), &self->tiling,
+      direction, othercaps);
 }
 
 static void

@@ -198,14 +198,9 @@ gst_sima_quant_tess_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
 {
   GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (trans);
-  GstSimaTilingProps tiling;
 
-  if (direction != GST_PAD_SINK)       /* fixating our (dense) sink side */
-    return gst_caps_fixate (othercaps);
-  GST_OBJECT_LOCK (self);
-  tiling = self->tiling;
-  GST_OBJECT_UNLOCK (self);
-  return gst_sima_tiling_fixate (&tiling, othercaps);
+  return gst_sima_tiling_fixate_caps (GST_OBJECT (self), &self->tiling,
+      direction, othercaps);
 }
 
 static void

@@ -180,8 +180,8 @@ gst_sima_tiling_transform_caps (GstPadDirection direction, GstCaps * caps,
   return result;
 }
 
-GstCaps *
-gst_sima_tiling_fixate (const GstSimaTilingProps * t, GstCaps * othercaps)
+static GstCaps *
+fixate_tiles (const GstSimaTilingProps * t, GstCaps * othercaps)
 {
   GstStructure *s;
   SimaMlaTiled def;
@@ -213,4 +213,18 @@ gst_sima_tiling_fixate (const GstSimaTilingProps * t, GstCaps * othercaps)
     gst_structure_fixate_field_string (s, "channels",
         sima_channels_name (t->channels));
   return gst_caps_fixate (othercaps);
+}
+
+GstCaps *
+gst_sima_tiling_fixate_caps (GstObject * owner, const GstSimaTilingProps * t,
+    GstPadDirection direction, GstCaps * othercaps)
+{
+  GstSimaTilingProps props;
+
+  if (direction != GST_PAD_SINK)       /* fixating the (dense) sink side */
+    return gst_caps_fixate (othercaps);
+  GST_OBJECT_LOCK (owner);
+  props = *t;
+  GST_OBJECT_UNLOCK (owner);
+  return fixate_tiles (&props, othercaps);
 }

@@ -41,9 +41,12 @@ void gst_sima_tiling_props_init (GstSimaTilingProps * t);
 GstCaps *gst_sima_tiling_transform_caps (GstPadDirection direction,
     GstCaps * caps, GstCaps * filter, const gchar * out_dtype);
 
-/* fixate_caps on the tiled side: truncates, fills missing tile fields from
- * the properties (or the default tiling for the rank), then fixates. */
-GstCaps *gst_sima_tiling_fixate (const GstSimaTilingProps * t,
+/* fixate_caps of a tile-producing element: the dense sink side is plainly
+ * fixated; on the tiled side, truncates, fills missing tile fields from the
+ * properties *t (read under owner's object lock; or the default tiling for
+ * the rank), then fixates. */
+GstCaps *gst_sima_tiling_fixate_caps (GstObject * owner,
+    const GstSimaTilingProps * t, GstPadDirection direction,
     GstCaps * othercaps);
 
 G_END_DECLS
