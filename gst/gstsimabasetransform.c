@@ -73,6 +73,7 @@ typedef struct
   /* streaming state */
   gboolean use_ev74;            /* decided in start() */
   GstSimaActiveBackend active;  /* object lock */
+  const gchar *active_nick;     /* its enum nick, static (object lock) */
   SimaEv74Device *dev;
   guint64 in_bytes, out_bytes;  /* from the negotiated caps, by the core */
   SimaEv74Descriptor desc;      /* encoded per caps, bound per buffer */
@@ -235,9 +236,15 @@ gst_sima_base_transform_get_property (GObject * object, guint prop_id,
 static void
 set_active (GstSimaBaseTransform * self, GstSimaActiveBackend active)
 {
+  GEnumClass *klass = g_type_class_ref (GST_TYPE_SIMA_ACTIVE_BACKEND);
+  GEnumValue *value = g_enum_get_value (klass, active);
+
   GST_OBJECT_LOCK (self);
   PRIV (self)->active = active;
+  /* the timing meta's backend, looked up here rather than per buffer */
+  PRIV (self)->active_nick = value != NULL ? value->value_nick : "none";
   GST_OBJECT_UNLOCK (self);
+  g_type_class_unref (klass);
 }
 
 /* ---- start / stop: the backend policy ------------------------------------ */
@@ -720,18 +727,6 @@ failed:
   return GST_FLOW_ERROR;
 }
 
-static const gchar *
-active_backend_nick (GstSimaBaseTransform * self)
-{
-  GEnumClass *klass = g_type_class_peek (GST_TYPE_SIMA_ACTIVE_BACKEND);
-  GEnumValue *value;
-
-  GST_OBJECT_LOCK (self);
-  value = g_enum_get_value (klass, PRIV (self)->active);
-  GST_OBJECT_UNLOCK (self);
-  return value != NULL ? value->value_nick : "none";
-}
-
 /* The processing latency is measured: the longest transform() of the last
  * LATENCY_WINDOW buffers. A live pipeline is told when it grows (the
  * application recalculates, as gst-launch-1.0 does) and asks again. */
@@ -825,10 +820,10 @@ gst_sima_base_transform_transform (GstBaseTransform * trans,
 
   timing.element = GST_OBJECT_NAME (self);
   timing.op = klass->op_name;
-  timing.backend = active_backend_nick (self);
   timing.bytes_in = priv->in_bytes;
   timing.bytes_out = priv->out_bytes;
   GST_OBJECT_LOCK (self);
+  timing.backend = priv->active_nick;
   timing.copies = (guint) (priv->copies - copies);
   GST_OBJECT_UNLOCK (self);
   timing.cpu_ns = clock_ns (CLOCK_THREAD_CPUTIME_ID) - cpu;
