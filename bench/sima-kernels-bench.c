@@ -14,7 +14,13 @@
  *
  *   RESULT op=quanttess case=rgb224_pad16 ours_us=.. floor_us=.. ...
  *
- *   sima-kernels-bench [--quick] [CASE-SUBSTRING]
+ *   sima-kernels-bench [--quick] [--ours-only] [SUBSTRING]
+ *
+ * SUBSTRING selects the cases whose "op/case" contains it
+ * ("quanttess/rgb224", "c64", "detessdequant/").
+ *
+ * --ours-only runs only our dispatched kernel (no ratios), for profiling it
+ * with perf record without the baselines in the samples.
  *
  * Timings are a report, never a pass/fail test (docs/performance.md).
  */
@@ -364,6 +370,8 @@ compare_double (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+static int ours_only;
+
 static void
 measure (Case *c, int rounds)
 {
@@ -373,6 +381,12 @@ measure (Case *c, int rounds)
   int n = 0, r, v;
 
   names[n] = "ours", fns[n++] = run_ours;
+  if (ours_only) {
+    for (r = 0; r < rounds; r++)
+      run_ours (c);
+    printf ("%s %s: ours only, %d rounds\n", c->op, c->name, rounds);
+    return;
+  }
   names[n] = "scalar", fns[n++] = run_scalar;
   names[n] = "floor", fns[n++] = run_floor;
   if (c->naive)
@@ -477,6 +491,8 @@ main (int argc, char **argv)
   for (i = 1; i < argc; i++) {
     if (strcmp (argv[i], "--quick") == 0)
       quick = 1;
+    else if (strcmp (argv[i], "--ours-only") == 0)
+      ours_only = 1;
     else
       only = argv[i];
   }
@@ -489,11 +505,12 @@ main (int argc, char **argv)
   for (i = 0; i < (int) (sizeof cases / sizeof cases[0]); i++) {
     Case *c = &cases[i];
     int big = c->h * c->w * c->ch > 1000000;
-    if (only != NULL && strstr (c->name, only) == NULL
-        && strstr (c->op, only) == NULL)
+    char full[128];
+    snprintf (full, sizeof full, "%s/%s", c->op, c->name);
+    if (only != NULL && strstr (full, only) == NULL)
       continue;
     setup (c);
-    measure (c, quick ? 3 : big ? 31 : 301);
+    measure (c, quick ? 3 : ours_only ? (big ? 300 : 30000) : big ? 31 : 301);
 #ifdef SIMA_BENCH_XNNPACK
     if (c->xnn != NULL)
       xnn_delete_operator (c->xnn);

@@ -5,11 +5,13 @@
  * Why hardware arithmetic is exact here: the product x * multiplier of two
  * binary32 values, rounded once to binary32 by VMULPS in round-to-nearest
  * with subnormals kept (the executor holds MXCSR there, cpu.h), is the
- * spec's RNE_f32(x * multiplier); VROUNDPS with an explicit mode is the
- * spec's integer rounding; clamping to +-SIMA_QUANT_SATURATED before the
- * conversion keeps infinities and huge products exact through the
- * saturating packs. NaN inputs become the zero point, as in the scalar
- * reference. FP16 widens exactly with VCVTPH2PS, BF16 by a 16-bit shift.
+ * spec's RNE_f32(x * multiplier); the integer rounding is VCVTPS2DQ under
+ * that MXCSR (nearest even), VCVTTPS2DQ (toward zero) or VROUNDPS with the
+ * mode in the instruction (toward +-infinity); clamping to
+ * +-SIMA_QUANT_SATURATED first keeps infinities and huge products exact
+ * through the saturating packs. NaN inputs become the zero point, as in
+ * the scalar reference. FP16 widens exactly with VCVTPH2PS, BF16 by a
+ * 16-bit shift.
  *
  * Two shapes of row go wide: pixels that are contiguous (every channel of
  * a pixel, then the next pixel: RGB rows), quantized as one run and then
@@ -46,107 +48,142 @@ load8 (const uint8_t *p, SrcType type)
   }
 }
 
-/* 8 values -> 8 int32 (rounded, clamped, plus zero point), and a mask of
- * NaN inputs. `mode` is a compile-time constant in every caller. */
+/* 8 values -> 8 int32: x * multiplier rounded by `mode` and clamped to
+ * +-SIMA_QUANT_SATURATED, NaN lanes INT32_MIN (the conversion's "integer
+ * indefinite", which no clamped value reaches). `mode` is a compile-time
+ * constant in every caller.
+ *
+ * Clamping before rounding gives what rounding then clamping gives (the
+ * bounds are integers and rounding is monotonic), so nearest-even needs no
+ * VROUNDPS: VCVTPS2DQ rounds with MXCSR, which the executor holds at
+ * nearest-even, and VCVTTPS2DQ truncates. The clamp passes NaN through:
+ * MAXPS and MINPS return their second operand when one is NaN. */
 SIMA_INLINE __m256i
-quant8 (__m256 x, __m256 mult, __m256i zp, int mode, __m256i *nan)
+quant8 (__m256 x, __m256 mult, int mode)
 {
-  const __m256 limit = _mm256_set1_ps ((float) SIMA_QUANT_SATURATED);
-  __m256 p = _mm256_mul_ps (x, mult), r;
+  const __m256 hi = _mm256_set1_ps ((float) SIMA_QUANT_SATURATED);
+  const __m256 lo = _mm256_set1_ps (-(float) SIMA_QUANT_SATURATED);
+  __m256 p = _mm256_mul_ps (x, mult);
 
-  *nan = _mm256_castps_si256 (_mm256_cmp_ps (x, x, _CMP_UNORD_Q));
   switch (mode) {
     case SIMA_ROUNDING_TOWARD_ZERO:
-      r = _mm256_round_ps (p, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-      break;
+      return _mm256_cvttps_epi32 (_mm256_min_ps (hi, _mm256_max_ps (lo, p)));
     case SIMA_ROUNDING_TOWARD_POSITIVE:
-      r = _mm256_round_ps (p, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+      p = _mm256_round_ps (p, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
       break;
     case SIMA_ROUNDING_TOWARD_NEGATIVE:
-      r = _mm256_round_ps (p, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+      p = _mm256_round_ps (p, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
       break;
     default:
-      r = _mm256_round_ps (p, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
       break;
   }
-  /* NaN lanes are replaced later; min/max keep them harmless here */
-  r = _mm256_min_ps (_mm256_max_ps (r, _mm256_sub_ps (_mm256_setzero_ps (),
-              limit)), limit);
-  return _mm256_add_epi32 (_mm256_cvtps_epi32 (r), zp);
+  return _mm256_cvtps_epi32 (_mm256_min_ps (hi, _mm256_max_ps (lo, p)));
 }
 
-/* 32 and 16 values -> bytes in order, NaN lanes replaced by the zero
- * point. The packs work per 128-bit lane; the permutation puts the dwords
- * back in order. */
+/* Two quant8 results -> 16 int16 plus the zero point (zp2 holds 2 * zero
+ * point in every int16 lane), NaN lanes becoming the zero point. The
+ * saturating pack turns NaN's INT32_MIN into INT16_MIN, the only value
+ * that doubling wraps to 0 (the others are within +-SIMA_QUANT_SATURATED,
+ * so doubling, adding 2 * zp and halving is exact). Lanes as
+ * _mm256_packs_epi32 leaves them: a0-3 b0-3 | a4-7 b4-7. */
 SIMA_INLINE __m256i
-quant32 (const uint8_t *src, __m256 mult, __m256i zp, __m256i zp8,
-    SrcType type, int mode)
+with_zero_point (__m256i a, __m256i b, __m256i zp2)
+{
+  __m256i v = _mm256_packs_epi32 (a, b);
+  return _mm256_srai_epi16 (_mm256_add_epi16 (_mm256_slli_epi16 (v, 1), zp2),
+      1);
+}
+
+_Static_assert (2 * (SIMA_QUANT_SATURATED + 128) < 32768,
+    "with_zero_point doubles clamped values plus zero points in int16");
+
+/* 32 and 16 values -> bytes in order. The packs work per 128-bit lane; the
+ * permutation puts the dwords back in order. */
+SIMA_INLINE __m256i
+quant32 (const uint8_t *src, __m256 mult, __m256i zp2, SrcType type, int mode)
 {
   const int64_t esize = type == SRC_F32 ? 4 : 2;
   const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
-  __m256i na, nb, nc, nd;
-  __m256i a = quant8 (load8 (src, type), mult, zp, mode, &na);
-  __m256i b = quant8 (load8 (src + 8 * esize, type), mult, zp, mode, &nb);
-  __m256i c = quant8 (load8 (src + 16 * esize, type), mult, zp, mode, &nc);
-  __m256i d = quant8 (load8 (src + 24 * esize, type), mult, zp, mode, &nd);
-  __m256i v = _mm256_packs_epi16 (_mm256_packs_epi32 (a, b),
-      _mm256_packs_epi32 (c, d));
-  __m256i m = _mm256_packs_epi16 (_mm256_packs_epi32 (na, nb),
-      _mm256_packs_epi32 (nc, nd));
-  return _mm256_permutevar8x32_epi32 (_mm256_blendv_epi8 (v, zp8, m), order);
+  __m256i a = quant8 (load8 (src, type), mult, mode);
+  __m256i b = quant8 (load8 (src + 8 * esize, type), mult, mode);
+  __m256i c = quant8 (load8 (src + 16 * esize, type), mult, mode);
+  __m256i d = quant8 (load8 (src + 24 * esize, type), mult, mode);
+  __m256i v = _mm256_packs_epi16 (with_zero_point (a, b, zp2),
+      with_zero_point (c, d, zp2));
+  return _mm256_permutevar8x32_epi32 (v, order);
 }
 
 SIMA_INLINE __m128i
-quant16 (const uint8_t *src, __m256 mult, __m256i zp, __m256i zp8,
-    SrcType type, int mode)
+quant16 (const uint8_t *src, __m256 mult, __m256i zp2, SrcType type, int mode)
 {
   const int64_t esize = type == SRC_F32 ? 4 : 2;
   const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
-  __m256i na, nb;
-  __m256i a = quant8 (load8 (src, type), mult, zp, mode, &na);
-  __m256i b = quant8 (load8 (src + 8 * esize, type), mult, zp, mode, &nb);
-  __m256i ab = _mm256_packs_epi32 (a, b), m = _mm256_packs_epi32 (na, nb);
+  __m256i a = quant8 (load8 (src, type), mult, mode);
+  __m256i b = quant8 (load8 (src + 8 * esize, type), mult, mode);
+  __m256i ab = with_zero_point (a, b, zp2);
   /* dwords 0 and 4 hold a0-3 and a4-7, 1 and 5 b0-3 and b4-7 */
-  __m256i v = _mm256_blendv_epi8 (_mm256_packs_epi16 (ab, ab), zp8,
-      _mm256_packs_epi16 (m, m));
-  return _mm256_castsi256_si128 (_mm256_permutevar8x32_epi32 (v, order));
+  return _mm256_castsi256_si128 (_mm256_permutevar8x32_epi32
+      (_mm256_packs_epi16 (ab, ab), order));
 }
 
-/* 16 RGB pixels (48 values) into 16 slots of 16 bytes, from registers:
- * spreading through memory right after writing it stalls on store
- * forwarding. Slot p takes bytes 3p..3p+2 of the 48. */
+/* The constants of a row: the multiplier, 2 * zero point (with_zero_point)
+ * and the zero point in bytes. */
+typedef struct {
+  __m256 mult;
+  __m256i zp2, zp8;
+} QuantConst;
+
+SIMA_INLINE QuantConst
+quant_const (const SimaQuantNumerics *q)
+{
+  QuantConst k;
+  k.mult = _mm256_castsi256_ps (_mm256_set1_epi32 ((int) q->multiplier_bits));
+  k.zp2 = _mm256_set1_epi16 ((short) (2 * q->zero_point));
+  k.zp8 = _mm256_set1_epi8 ((char) q->zero_point);
+  return k;
+}
+
+/* 16 RGB pixels (48 values) into 16 slots of 16 bytes, two slots per
+ * store, from registers (spreading through memory right after writing it
+ * stalls on store forwarding). Pixel p is bytes 3p..3p+2 of the 48; each
+ * 32-byte store is one in-lane shuffle of a 16-byte window that holds both
+ * of its pixels, broadcast to both lanes, with the padding (the zero
+ * point) ORed into the bytes the shuffle zeroes. */
 SIMA_INLINE void
-rgb16_pad16 (const uint8_t *src, __m256 mult, __m256i zp, __m256i zp8,
+rgb16_pad16 (const uint8_t *src, const QuantConst *k, __m256i pad,
     SrcType type, int mode, uint8_t *dst)
 {
   const int64_t esize = type == SRC_F32 ? 4 : 2;
-  const __m256i v = quant32 (src, mult, zp, zp8, type, mode);
+  const __m256i v = quant32 (src, k->mult, k->zp2, type, mode);
   const __m128i a = _mm256_castsi256_si128 (v);
   const __m128i b = _mm256_extracti128_si256 (v, 1);
-  const __m128i c = quant16 (src + 32 * esize, mult, zp, zp8, type, mode);
-  const __m128i keep = _mm_setr_epi8 (-1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0,
-      0, 0, 0, 0, 0);
-  const __m128i pad = _mm256_castsi256_si128 (zp8);
-
-#define SLOT(p, w) _mm_storeu_si128 ((__m128i *) (void *) (dst + 16 * (p)), \
-    _mm_blendv_epi8 (pad, (w), keep))
-  SLOT (0, a);
-  SLOT (1, _mm_srli_si128 (a, 3));
-  SLOT (2, _mm_srli_si128 (a, 6));
-  SLOT (3, _mm_srli_si128 (a, 9));
-  SLOT (4, _mm_srli_si128 (a, 12));
-  SLOT (5, _mm_alignr_epi8 (b, a, 15));
-  SLOT (6, _mm_srli_si128 (b, 2));
-  SLOT (7, _mm_srli_si128 (b, 5));
-  SLOT (8, _mm_srli_si128 (b, 8));
-  SLOT (9, _mm_srli_si128 (b, 11));
-  SLOT (10, _mm_alignr_epi8 (c, b, 14));
-  SLOT (11, _mm_srli_si128 (c, 1));
-  SLOT (12, _mm_srli_si128 (c, 4));
-  SLOT (13, _mm_srli_si128 (c, 7));
-  SLOT (14, _mm_srli_si128 (c, 10));
-  SLOT (15, _mm_srli_si128 (c, 13));
-#undef SLOT
+  const __m128i c = quant16 (src + 32 * esize, k->mult, k->zp2, type, mode);
+  /* windows at bytes 0, 12, 24 and 32; -1 zeroes a byte */
+  const __m256i w0 = _mm256_permute4x64_epi64 (v, 0x44);
+  const __m256i w12 = _mm256_broadcastsi128_si256 (_mm_alignr_epi8 (b, a,
+          12));
+  const __m256i w24 = _mm256_broadcastsi128_si256 (_mm_alignr_epi8 (c, b,
+          8));
+  const __m256i w32 = _mm256_broadcastsi128_si256 (c);
+#define PIXELS(i, j) i, i + 1, i + 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, \
+    -1, -1, -1, -1, j, j + 1, j + 2, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, \
+    -1, -1, -1
+  const __m256i p01 = _mm256_setr_epi8 (PIXELS (0, 3));
+  const __m256i p23 = _mm256_setr_epi8 (PIXELS (6, 9));
+  const __m256i p45 = _mm256_setr_epi8 (PIXELS (4, 7));
+  const __m256i p67 = _mm256_setr_epi8 (PIXELS (10, 13));
+#undef PIXELS
+#define SLOTS(n, w, m) _mm256_storeu_si256 ((__m256i *) (void *) (dst \
+        + 32 * (n)), _mm256_or_si256 (_mm256_shuffle_epi8 ((w), (m)), pad))
+  SLOTS (0, w0, p01);           /* pixels 0, 1: bytes 0-5 */
+  SLOTS (1, w0, p23);           /* pixels 2, 3: bytes 6-11 */
+  SLOTS (2, w12, p01);          /* pixels 4, 5: bytes 12-17 */
+  SLOTS (3, w12, p23);          /* pixels 6, 7: bytes 18-23 */
+  SLOTS (4, w24, p01);          /* pixels 8, 9: bytes 24-29 */
+  SLOTS (5, w24, p23);          /* pixels 10, 11: bytes 30-35 */
+  SLOTS (6, w32, p45);          /* pixels 12, 13: bytes 36-41 */
+  SLOTS (7, w32, p67);          /* pixels 14, 15: bytes 42-47 */
+#undef SLOTS
 }
 
 /* Quantizes n contiguous values at src (element size esize) to n bytes. */
@@ -155,33 +192,27 @@ quant_run (const SimaQuantNumerics *q, const uint8_t *src, int64_t n,
     uint8_t *dst, SrcType type, int mode)
 {
   const int64_t esize = type == SRC_F32 ? 4 : 2;
-  const __m256 mult = _mm256_castsi256_ps (_mm256_set1_epi32 ((int)
-          q->multiplier_bits));
-  const __m256i zp = _mm256_set1_epi32 (q->zero_point);
-  const __m256i zp8 = _mm256_set1_epi8 ((char) q->zero_point);
+  const QuantConst k = quant_const (q);
   int64_t i = 0;
 
   for (; i + 32 <= n; i += 32)
     _mm256_storeu_si256 ((__m256i *) (void *) (dst + i), quant32 (src + i
-            * esize, mult, zp, zp8, type, mode));
+            * esize, k.mult, k.zp2, type, mode));
   for (; i + 16 <= n; i += 16)
     _mm_storeu_si128 ((__m128i *) (void *) (dst + i), quant16 (src + i
-            * esize, mult, zp, zp8, type, mode));
+            * esize, k.mult, k.zp2, type, mode));
   for (; i + 8 <= n; i += 8) {
-    __m256i na;
-    __m256i a = quant8 (load8 (src + i * esize, type), mult, zp, mode, &na);
-    __m256i v = _mm256_packs_epi16 (_mm256_packs_epi32 (a, a),
-        _mm256_setzero_si256 ());
-    __m256i m = _mm256_packs_epi16 (_mm256_packs_epi32 (na, na),
-        _mm256_setzero_si256 ());
-    /* lane 0 holds values 0-3 (twice), lane 1 values 4-7 */
-    v = _mm256_permutevar8x32_epi32 (_mm256_blendv_epi8 (v, zp8, m),
+    __m256i a = with_zero_point (quant8 (load8 (src + i * esize, type),
+            k.mult, mode), _mm256_setzero_si256 (), k.zp2);
+    /* lane 0 holds values 0-3, lane 1 values 4-7 */
+    __m256i v = _mm256_permutevar8x32_epi32 (_mm256_packs_epi16 (a, a),
         _mm256_setr_epi32 (0, 4, 0, 0, 0, 0, 0, 0));
     _mm_storel_epi64 ((__m128i *) (void *) (dst + i),
         _mm256_castsi256_si128 (v));
   }
   for (; i < n; i++)
-    dst[i] = (uint8_t) sima_quant_exact (sima_simd_decode1 (src + i * esize, type), q);
+    dst[i] = (uint8_t) sima_quant_exact (sima_simd_decode1 (src + i * esize,
+            type), q);
 }
 
 /* Spreads `pixels` pixels of `channels` bytes (packed in run) into slots
@@ -246,12 +277,13 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
       return;
     }
     if (channels == 3 && stored == 16) {
-      const __m256 mult = _mm256_castsi256_ps (_mm256_set1_epi32 ((int)
-              q->multiplier_bits));
-      const __m256i zp = _mm256_set1_epi32 (q->zero_point);
-      const __m256i zp8 = _mm256_set1_epi8 ((char) q->zero_point);
+      const QuantConst k = quant_const (q);
+      /* the zero point in bytes 3-15 of each slot */
+      const __m256i pad = _mm256_and_si256 (k.zp8, _mm256_setr_epi8 (0, 0, 0,
+              -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, -1,
+              -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1));
       for (px = 0; px + 16 <= pixels; px += 16)
-        rgb16_pad16 (src + px * pixel_stride, mult, zp, zp8, type, mode,
+        rgb16_pad16 (src + px * pixel_stride, &k, pad, type, mode,
             dst + px * 16);
       src += px * pixel_stride;
       dst += px * 16;

@@ -5,11 +5,12 @@
  *
  * The arithmetic argument is the one of quant_pixels_avx2.c: FMUL rounds
  * the binary32 product once to nearest even with subnormals kept (the
- * executor clears FPCR's rounding and flush-to-zero bits, cpu.h); FRINTN,
- * FRINTZ, FRINTP and FRINTM are the four integer roundings with the mode in
- * the instruction; clamping to +-SIMA_QUANT_SATURATED keeps infinities and
- * huge products exact through the saturating narrows; NaN inputs become
- * the zero point. FP16 widens exactly with FCVTL, BF16 by a 16-bit shift.
+ * executor clears FPCR's rounding and flush-to-zero bits, cpu.h). The
+ * conversions FCVTNS, FCVTZS, FCVTPS and FCVTMS are the four integer
+ * roundings with the mode in the instruction; they saturate to int32 and
+ * turn NaN into 0, so the saturating adds and narrows that follow give the
+ * spec's saturated value and NaN inputs the zero point, with no clamp and
+ * no mask. FP16 widens exactly with FCVTL, BF16 by a 16-bit shift.
  *
  * The same two row shapes go wide as on x86 (contiguous RGB pixels into
  * 16-byte slots, from registers; channel runs with a pixel stride); every
@@ -38,106 +39,102 @@ load4 (const uint8_t *p, SrcType type)
   }
 }
 
-/* 4 values -> 4 int32 (rounded, clamped, plus zero point); *ok is all ones
- * in the lanes that are not NaN. */
+/* 4 values -> 4 int32: x * multiplier rounded by `mode` (a compile-time
+ * constant in every caller), saturated to int32, NaN lanes 0. */
 SIMA_INLINE int32x4_t
-quant4 (float32x4_t x, float32x4_t mult, int32x4_t zp, int mode,
-    uint32x4_t *ok)
+quant4 (float32x4_t x, float32x4_t mult, int mode)
 {
-  const float32x4_t limit = vdupq_n_f32 ((float) SIMA_QUANT_SATURATED);
-  float32x4_t p = vmulq_f32 (x, mult), r;
+  float32x4_t p = vmulq_f32 (x, mult);
 
-  *ok = vceqq_f32 (x, x);
   switch (mode) {
     case SIMA_ROUNDING_TOWARD_ZERO:
-      r = vrndq_f32 (p);
-      break;
+      return vcvtq_s32_f32 (p);
     case SIMA_ROUNDING_TOWARD_POSITIVE:
-      r = vrndpq_f32 (p);
-      break;
+      return vcvtpq_s32_f32 (p);
     case SIMA_ROUNDING_TOWARD_NEGATIVE:
-      r = vrndmq_f32 (p);
-      break;
+      return vcvtmq_s32_f32 (p);
     default:
-      r = vrndnq_f32 (p);
-      break;
+      return vcvtnq_s32_f32 (p);
   }
-  /* NaN lanes are replaced later; FCVTZS turns them into 0 meanwhile */
-  r = vminq_f32 (vmaxq_f32 (r, vnegq_f32 (limit)), limit);
-  return vaddq_s32 (vcvtq_s32_f32 (r), zp);
 }
 
-/* 16 values -> 16 bytes in order. */
+/* 16 values -> 16 bytes in order. The zero point is added after the first
+ * saturating narrow: with |zero point| <= 128, saturating to int16, adding
+ * it and saturating to int8 gives the int8 saturation of value + zero
+ * point, as the int32 saturation of the conversion does. */
 SIMA_INLINE int8x16_t
-quant16 (const uint8_t *src, float32x4_t mult, int32x4_t zp, int8x16_t zp8,
-    SrcType type, int mode)
+quant16 (const uint8_t *src, float32x4_t mult, int16x8_t zp, SrcType type,
+    int mode)
 {
   const int64_t esize = type == SRC_F32 ? 4 : 2;
-  uint32x4_t ka, kb, kc, kd;
-  int32x4_t a = quant4 (load4 (src, type), mult, zp, mode, &ka);
-  int32x4_t b = quant4 (load4 (src + 4 * esize, type), mult, zp, mode, &kb);
-  int32x4_t c = quant4 (load4 (src + 8 * esize, type), mult, zp, mode, &kc);
-  int32x4_t d = quant4 (load4 (src + 12 * esize, type), mult, zp, mode,
-      &kd);
-  int8x16_t v = vcombine_s8 (vqmovn_s16 (vcombine_s16 (vqmovn_s32 (a),
-              vqmovn_s32 (b))), vqmovn_s16 (vcombine_s16 (vqmovn_s32 (c),
-              vqmovn_s32 (d))));
-  uint8x16_t k = vcombine_u8 (vmovn_u16 (vcombine_u16 (vmovn_u32 (ka),
-              vmovn_u32 (kb))), vmovn_u16 (vcombine_u16 (vmovn_u32 (kc),
-              vmovn_u32 (kd))));
-  return vbslq_s8 (k, v, zp8);
+  int32x4_t a = quant4 (load4 (src, type), mult, mode);
+  int32x4_t b = quant4 (load4 (src + 4 * esize, type), mult, mode);
+  int32x4_t c = quant4 (load4 (src + 8 * esize, type), mult, mode);
+  int32x4_t d = quant4 (load4 (src + 12 * esize, type), mult, mode);
+  int16x8_t ab = vqaddq_s16 (vqmovn_high_s32 (vqmovn_s32 (a), b), zp);
+  int16x8_t cd = vqaddq_s16 (vqmovn_high_s32 (vqmovn_s32 (c), d), zp);
+  return vqmovn_high_s16 (vqmovn_s16 (ab), cd);
 }
 
 /* 16 RGB pixels (48 values) into 16 slots of 16 bytes, from registers:
- * slot p takes bytes 3p..3p+2 of the 48 (vextq_s8 (lo, hi, n) is the
- * 16-byte window starting n bytes into lo). */
+ * slot p takes bytes 3p..3p+2 of the 48, each by one table lookup whose
+ * out-of-range indices keep the zero point (TBX). Pixels 5 and 10 cross
+ * from one 16-byte vector to the next and look up in the pair. */
 SIMA_INLINE void
-rgb16_pad16 (const uint8_t *src, float32x4_t mult, int32x4_t zp,
+rgb16_pad16 (const uint8_t *src, float32x4_t mult, int16x8_t zp,
     int8x16_t zp8, SrcType type, int mode, uint8_t *dst)
 {
   const int64_t esize = type == SRC_F32 ? 4 : 2;
-  const int8x16_t a = quant16 (src, mult, zp, zp8, type, mode);
-  const int8x16_t b = quant16 (src + 16 * esize, mult, zp, zp8, type, mode);
-  const int8x16_t c = quant16 (src + 32 * esize, mult, zp, zp8, type, mode);
-  const int8x16_t z = vdupq_n_s8 (0);
-  static const uint8_t first3[16] = { 0xff, 0xff, 0xff };
-  const uint8x16_t keep = vld1q_u8 (first3);
+  const int8x16_t a = quant16 (src, mult, zp, type, mode);
+  const int8x16_t b = quant16 (src + 16 * esize, mult, zp, type, mode);
+  const int8x16_t c = quant16 (src + 32 * esize, mult, zp, type, mode);
+  const int8x16x2_t ab = { { a, b } }, bc = { { b, c } };
 
-#define SLOT(p, w) vst1q_s8 ((int8_t *) (dst + 16 * (p)), \
-    vbslq_s8 (keep, (w), zp8))
+#define AT(o) { o, o + 1, o + 2, 255, 255, 255, 255, 255, 255, 255, 255, \
+    255, 255, 255, 255, 255 }
+  static const uint8_t at[16][16] = {
+    AT (0), AT (3), AT (6), AT (9), AT (12), AT (15), AT (2), AT (5),
+    AT (8), AT (11), AT (14), AT (1), AT (4), AT (7), AT (10), AT (13)
+  };
+#undef AT
+#define SLOT(p, v) vst1q_s8 ((int8_t *) (dst + 16 * (p)), \
+    vqtbx1q_s8 (zp8, (v), vld1q_u8 (at[p])))
+#define SLOT2(p, v) vst1q_s8 ((int8_t *) (dst + 16 * (p)), \
+    vqtbx2q_s8 (zp8, (v), vld1q_u8 (at[p])))
   SLOT (0, a);
-  SLOT (1, vextq_s8 (a, z, 3));
-  SLOT (2, vextq_s8 (a, z, 6));
-  SLOT (3, vextq_s8 (a, z, 9));
-  SLOT (4, vextq_s8 (a, z, 12));
-  SLOT (5, vextq_s8 (a, b, 15));
-  SLOT (6, vextq_s8 (b, z, 2));
-  SLOT (7, vextq_s8 (b, z, 5));
-  SLOT (8, vextq_s8 (b, z, 8));
-  SLOT (9, vextq_s8 (b, z, 11));
-  SLOT (10, vextq_s8 (b, c, 14));
-  SLOT (11, vextq_s8 (c, z, 1));
-  SLOT (12, vextq_s8 (c, z, 4));
-  SLOT (13, vextq_s8 (c, z, 7));
-  SLOT (14, vextq_s8 (c, z, 10));
-  SLOT (15, vextq_s8 (c, z, 13));
+  SLOT (1, a);
+  SLOT (2, a);
+  SLOT (3, a);
+  SLOT (4, a);
+  SLOT2 (5, ab);                /* bytes 15-17 */
+  SLOT (6, b);
+  SLOT (7, b);
+  SLOT (8, b);
+  SLOT (9, b);
+  SLOT2 (10, bc);               /* bytes 30-32 */
+  SLOT (11, c);
+  SLOT (12, c);
+  SLOT (13, c);
+  SLOT (14, c);
+  SLOT (15, c);
 #undef SLOT
+#undef SLOT2
 }
 
 /* Quantizes n contiguous values at src to n bytes. */
 SIMA_INLINE void
 quant_run (const SimaQuantNumerics *q, const uint8_t *src, int64_t n,
-    uint8_t *dst, float32x4_t mult, int32x4_t zp, int8x16_t zp8,
-    SrcType type, int mode)
+    uint8_t *dst, float32x4_t mult, int16x8_t zp, SrcType type, int mode)
 {
   const int64_t esize = type == SRC_F32 ? 4 : 2;
   int64_t i = 0;
 
   for (; i + 16 <= n; i += 16)
-    vst1q_s8 ((int8_t *) (dst + i), quant16 (src + i * esize, mult, zp, zp8,
-            type, mode));
+    vst1q_s8 ((int8_t *) (dst + i), quant16 (src + i * esize, mult, zp, type,
+            mode));
   for (; i < n; i++)
-    dst[i] = (uint8_t) sima_quant_exact (sima_simd_decode1 (src + i * esize, type), q);
+    dst[i] = (uint8_t) sima_quant_exact (sima_simd_decode1 (src + i * esize,
+            type), q);
 }
 
 SIMA_INLINE void
@@ -149,13 +146,13 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
   const int64_t esize = type == SRC_F32 ? 4 : 2;
   const float32x4_t mult = vreinterpretq_f32_u32 (vdupq_n_u32
       (q->multiplier_bits));
-  const int32x4_t zp = vdupq_n_s32 (q->zero_point);
+  const int16x8_t zp = vdupq_n_s16 ((int16_t) q->zero_point);
   const int8x16_t zp8 = vdupq_n_s8 ((int8_t) q->zero_point);
   int64_t px;
 
   if (channel_stride == esize && pixel_stride == channels * esize) {
     if (stored == channels) {
-      quant_run (q, src, pixels * channels, dst, mult, zp, zp8, type, mode);
+      quant_run (q, src, pixels * channels, dst, mult, zp, type, mode);
       return;
     }
     if (channels == 3 && stored == 16) {
@@ -170,8 +167,8 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
     }
   } else if (channel_stride == esize && channels >= 16) {
     for (px = 0; px < pixels; px++) {
-      quant_run (q, src + px * pixel_stride, channels, dst, mult, zp, zp8,
-          type, mode);
+      quant_run (q, src + px * pixel_stride, channels, dst, mult, zp, type,
+          mode);
       if (stored > channels)
         memset (dst + channels, (uint8_t) q->zero_point,
             (size_t) (stored - channels));
