@@ -12,11 +12,11 @@
  * version: only 1.2-2.3x the scalar loop on our CPU.) test_simd_leaves
  * compares every lane with the table the scalar leaf reads.
  *
- * Contiguous pixels of 3-4 channels in slots of 4 or more bytes go one
- * vector per pixel (each store also covers the start of the next pixel,
- * rewritten right after; the row's last pixel is written element by
- * element), channel runs of 8 or more go 8 at a time, other rows use the
- * scalar reference.
+ * Contiguous pixels of 3-4 channels go two per vector from pad16 slots
+ * (one per vector from smaller slots); each pixel's store also covers the
+ * start of the next pixel, rewritten right after, and the row's last pixel
+ * is stored value by value (element by element from smaller slots). Channel runs of 8 or more go 8 at a time,
+ * other rows use the scalar reference.
  */
 #include "dequant_pixels.h"
 #include "simd_leaf.h"
@@ -61,6 +61,111 @@ deq8 (const uint8_t *q, __m256 z, __m256 scale)
   return _mm256_mul_ps (_mm256_sub_ps (_mm256_cvtepi32_ps (v), z), scale);
 }
 
+/* Two 16-byte slots, each starting with a pixel of up to 4 INT8 values
+ * (the second slot `stored` bytes after the first) -> 8 results, 4 per
+ * 128-bit lane. The shuffle puts each byte at the top of a dword, the
+ * arithmetic shift sign-extends it: no cross-lane widening needed. */
+SIMA_INLINE __m256
+deq2px (const uint8_t *q, int64_t stored, __m256 z, __m256 scale)
+{
+  const __m256i top = _mm256_setr_epi8 (-1, -1, -1, 0, -1, -1, -1, 1, -1, -1,
+      -1, 2, -1, -1, -1, 3, -1, -1, -1, 0, -1, -1, -1, 1, -1, -1, -1, 2, -1,
+      -1, -1, 3);
+  __m256i v = _mm256_loadu2_m128i ((const __m128i *) (const void *) (q
+          + stored), (const __m128i *) (const void *) q);
+  v = _mm256_srai_epi32 (_mm256_shuffle_epi8 (v, top), 24);
+  return _mm256_mul_ps (_mm256_sub_ps (_mm256_cvtepi32_ps (v), z), scale);
+}
+
+/* The row's last pixel: its own 3 or 4 values and nothing after them
+ * (the low lanes of v, or 4 BF16 in the low 8 bytes of b). */
+SIMA_INLINE void
+store_last_f32 (uint8_t *d, __m128 v, int64_t channels)
+{
+  if (channels == 4) {
+    _mm_storeu_ps ((float *) (void *) d, v);
+    return;
+  }
+  _mm_storel_pi ((__m64 *) (void *) d, v);
+  _mm_store_ss ((float *) (void *) (d + 8), _mm_movehl_ps (v, v));
+}
+
+SIMA_INLINE void
+store_last_bf16 (uint8_t *d, __m128i b, int64_t channels)
+{
+  if (channels == 4) {
+    _mm_storel_epi64 ((__m128i *) (void *) d, b);
+    return;
+  }
+  sima_store_u32 (d, (uint32_t) _mm_cvtsi128_si32 (b));
+  sima_store_u16 (d + 4, (uint16_t) _mm_extract_epi16 (b, 2));
+}
+
+/* Contiguous output pixels of 3-4 channels from slots of a multiple of 16
+ * bytes (16-byte loads stay inside each slot), two pixels per vector. Each
+ * pixel but the row's last is stored as 4 values (4 BF16), the extra one
+ * landing on the next pixel, which is written after it. */
+SIMA_INLINE void
+deq_rgb_slots (const uint8_t *src, int64_t pixels, int64_t channels,
+    int64_t stored, uint8_t *dst, int64_t pixel_stride, __m256 z,
+    __m256 scale, int bf16)
+{
+  int64_t px = 0;
+
+  if (bf16) {
+    for (; px + 4 < pixels; px += 4) {
+      /* lanes: pixels 0 and 2 | 1 and 3, after the pack */
+      __m256i p = _mm256_packus_epi32 (bf16_bits8 (deq2px (src + px * stored,
+                  stored, z, scale)), bf16_bits8 (deq2px (src + (px + 2)
+                  * stored, stored, z, scale)));
+      __m128i lo = _mm256_castsi256_si128 (p);
+      __m128i hi = _mm256_extracti128_si256 (p, 1);
+      uint8_t *d = dst + px * pixel_stride;
+      _mm_storel_epi64 ((__m128i *) (void *) d, lo);
+      _mm_storel_epi64 ((__m128i *) (void *) (d + pixel_stride), hi);
+      _mm_storeh_pd ((double *) (void *) (d + 2 * pixel_stride),
+          _mm_castsi128_pd (lo));
+      _mm_storeh_pd ((double *) (void *) (d + 3 * pixel_stride),
+          _mm_castsi128_pd (hi));
+    }
+    for (; px + 2 <= pixels; px += 2) {
+      __m256i b = bf16_bits8 (deq2px (src + px * stored, stored, z, scale));
+      __m256i p = _mm256_packus_epi32 (b, b);
+      uint8_t *d = dst + px * pixel_stride;
+      __m128i hi = _mm256_extracti128_si256 (p, 1);
+      _mm_storel_epi64 ((__m128i *) (void *) d, _mm256_castsi256_si128 (p));
+      if (px + 2 < pixels)
+        _mm_storel_epi64 ((__m128i *) (void *) (d + pixel_stride), hi);
+      else
+        store_last_bf16 (d + pixel_stride, hi, channels);
+    }
+    if (px < pixels) {
+      __m128i b = bf16_bits4 (deq4 (src + px * stored, z, scale));
+      store_last_bf16 (dst + px * pixel_stride, _mm_packus_epi32 (b, b),
+          channels);
+    }
+  } else {
+    /* the pair's values next to each other: one store of 32 bytes */
+    const __m256i pack = channels == 3
+        ? _mm256_setr_epi32 (0, 1, 2, 4, 5, 6, 7, 7)
+        : _mm256_setr_epi32 (0, 1, 2, 3, 4, 5, 6, 7);
+    for (; px + 2 < pixels; px += 2)
+      _mm256_storeu_ps ((float *) (void *) (dst + px * pixel_stride),
+          _mm256_permutevar8x32_ps (deq2px (src + px * stored, stored, z,
+                  scale), pack));
+    if (px + 2 == pixels) {
+      __m256 v = deq2px (src + px * stored, stored, z, scale);
+      _mm_storeu_ps ((float *) (void *) (dst + px * pixel_stride),
+          _mm256_castps256_ps128 (v));
+      store_last_f32 (dst + (px + 1) * pixel_stride, _mm256_extractf128_ps (v,
+              1), channels);
+    } else {
+      store_last_f32 (dst + px * pixel_stride, deq4 (src + px * stored, z,
+              scale), channels);
+    }
+  }
+}
+
 SIMA_INLINE void
 dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
@@ -75,6 +180,11 @@ dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
 
   if (channel_stride == esize && pixel_stride == channels * esize
       && channels >= 3 && channels <= 4 && stored >= 4) {
+    if (stored % 16 == 0) {
+      deq_rgb_slots (src, pixels, channels, stored, dst, pixel_stride, z,
+          scale, bf16);
+      return;
+    }
     for (px = 0; px + 1 < pixels; px++) {
       __m128 v = deq4 (src + px * stored, z, scale);
       if (bf16) {
