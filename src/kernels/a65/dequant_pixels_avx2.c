@@ -15,8 +15,9 @@
  * Contiguous pixels of 3-4 channels go two per vector from pad16 slots
  * (one per vector from smaller slots); each pixel's store also covers the
  * start of the next pixel, rewritten right after, and the row's last pixel
- * is stored value by value (element by element from smaller slots). Channel runs of 8 or more go 8 at a time,
- * other rows use the scalar reference.
+ * is stored value by value (element by element from smaller slots).
+ * Channel runs of 8 or more go 16 (BF16) or 8 (FP32) at a time, other rows
+ * use the scalar reference.
  */
 #include "dequant_pixels.h"
 #include "simd_leaf.h"
@@ -204,7 +205,18 @@ dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
     for (px = 0; px < pixels; px++) {
       const uint8_t *s = src + px * stored;
       uint8_t *d = dst + px * pixel_stride;
-      for (c = 0; c + 8 <= channels; c += 8) {
+      if (bf16) {
+        for (c = 0; c + 16 <= channels; c += 16) {
+          /* lanes after the pack: 0-3, 8-11 | 4-7, 12-15 */
+          __m256i p = _mm256_packus_epi32 (bf16_bits8 (deq8 (s + c, z,
+                      scale)), bf16_bits8 (deq8 (s + c + 8, z, scale)));
+          _mm256_storeu_si256 ((__m256i *) (void *) (d + c * 2),
+              _mm256_permute4x64_epi64 (p, 0xd8));
+        }
+      } else {
+        c = 0;
+      }
+      for (; c + 8 <= channels; c += 8) {
         __m256 v = deq8 (s + c, z, scale);
         if (bf16) {
           __m256i b = bf16_bits8 (v);

@@ -304,7 +304,25 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
     }
   } else if (channel_stride == esize && channels >= 8) {
     /* channel runs with a pixel stride */
-    for (px = 0; px < pixels; px++) {
+    px = 0;
+    if (channels == 16 && stored == 16) {
+      /* compact 16-channel tiles: two pixels fill one 32-byte store */
+      const QuantConst k = quant_const (q);
+      const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
+      for (; px + 2 <= pixels; px += 2) {
+        const uint8_t *s0 = src + px * pixel_stride, *s1 = s0 + pixel_stride;
+        __m256i a = quant8 (load8 (s0, type), k.mult, mode);
+        __m256i b = quant8 (load8 (s0 + 8 * esize, type), k.mult, mode);
+        __m256i c = quant8 (load8 (s1, type), k.mult, mode);
+        __m256i d = quant8 (load8 (s1 + 8 * esize, type), k.mult, mode);
+        __m256i v = _mm256_packs_epi16 (with_zero_point (a, b, k.zp2),
+            with_zero_point (c, d, k.zp2));
+        _mm256_storeu_si256 ((__m256i *) (void *) (dst + px * 16),
+            _mm256_permutevar8x32_epi32 (v, order));
+      }
+      dst += px * 16;
+    }
+    for (; px < pixels; px++) {
       quant_run (q, src + px * pixel_stride, channels, dst, type, mode);
       if (stored > channels)
         memset (dst + channels, (uint8_t) q->zero_point,
