@@ -12,8 +12,8 @@
  *
  * Each pixel's slot holds the low bytes of its stored channels, then the
  * high bytes; padding is zero. Contiguous RGB pixels are spread from
- * registers (16 pixels per step, one store per slot), channel runs of 8 or more go 8 at a
- * time, other rows use the scalar reference.
+ * registers (16 pixels per step, one store per slot), channel runs of 8
+ * or more go 8 at a time, other rows use the scalar reference.
  */
 #include "cast_pixels.h"
 #include "simd_leaf.h"
