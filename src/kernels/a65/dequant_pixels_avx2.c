@@ -167,6 +167,23 @@ deq_rgb_slots (const uint8_t *src, int64_t pixels, int64_t channels,
   }
 }
 
+/* 16 contiguous INT8 values -> 16 contiguous results. */
+SIMA_INLINE void
+deq16 (const uint8_t *s, uint8_t *d, __m256 z, __m256 scale, int bf16)
+{
+  __m256 a = deq8 (s, z, scale), b = deq8 (s + 8, z, scale);
+
+  if (bf16) {
+    /* lanes after the pack: 0-3, 8-11 | 4-7, 12-15 */
+    __m256i p = _mm256_packus_epi32 (bf16_bits8 (a), bf16_bits8 (b));
+    _mm256_storeu_si256 ((__m256i *) (void *) d, _mm256_permute4x64_epi64 (p,
+            0xd8));
+  } else {
+    _mm256_storeu_ps ((float *) (void *) d, a);
+    _mm256_storeu_ps ((float *) (void *) (d + 32), b);
+  }
+}
+
 SIMA_INLINE void
 dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
@@ -201,21 +218,18 @@ dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
           src[px * stored + c], bf16);
     return;
   }
+  if (channel_stride == esize && channels == 16) {
+    /* compact 16-channel tiles: no inner loop */
+    for (px = 0; px < pixels; px++)
+      deq16 (src + px * stored, dst + px * pixel_stride, z, scale, bf16);
+    return;
+  }
   if (channel_stride == esize && channels >= 8) {
     for (px = 0; px < pixels; px++) {
       const uint8_t *s = src + px * stored;
       uint8_t *d = dst + px * pixel_stride;
-      if (bf16) {
-        for (c = 0; c + 16 <= channels; c += 16) {
-          /* lanes after the pack: 0-3, 8-11 | 4-7, 12-15 */
-          __m256i p = _mm256_packus_epi32 (bf16_bits8 (deq8 (s + c, z,
-                      scale)), bf16_bits8 (deq8 (s + c + 8, z, scale)));
-          _mm256_storeu_si256 ((__m256i *) (void *) (d + c * 2),
-              _mm256_permute4x64_epi64 (p, 0xd8));
-        }
-      } else {
-        c = 0;
-      }
+      for (c = 0; c + 16 <= channels; c += 16)
+        deq16 (s + c, d + c * esize, z, scale, bf16);
       for (; c + 8 <= channels; c += 8) {
         __m256 v = deq8 (s + c, z, scale);
         if (bf16) {
