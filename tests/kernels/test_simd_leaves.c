@@ -9,7 +9,8 @@
  * subnormals, huge and tiny values included) and values near rounding
  * ties; contiguous pixels (RGB rows), channel runs with a pixel stride,
  * strided channels; channels 1-70 (1, 2, 3, 4, 8, 16, 17, 32 and 64 half the
- * time), compact and pad16 slots, 1-40 pixels, 1-3 rows per call.
+ * time), compact and pad16 slots, 1-48 pixels (whole 16-pixel groups a
+ * quarter of the time), 1-3 rows per call.
  * Unpacks: random INT8 tiles (padding garbage) into FP32 and BF16 views,
  * contiguous, pitched and channel-strided, the holes of the view compared
  * too (both leaves must leave them alone); tables from random scales and
@@ -147,7 +148,10 @@ sweep_pack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
     int64_t channels = test_rng_below (&rng, 2)
         ? common[test_rng_below (&rng, sizeof common / sizeof common[0])]
         : test_rng_range (&rng, 1, 70);
-    int64_t pixels = test_rng_range (&rng, 1, 40);
+    /* whole 16-pixel tile rows a quarter of the time: the leaves decide
+     * some shapes once per call when every row is whole groups */
+    int64_t pixels = test_rng_below (&rng, 4) == 0
+        ? 16 * test_rng_range (&rng, 1, 3) : test_rng_range (&rng, 1, 40);
     int pad16 = (int) test_rng_below (&rng, 2);
     int64_t stored = pad16 ? (channels + 15) / 16 * 16 : channels;
     int shape = (int) test_rng_below (&rng, 3);
@@ -222,7 +226,10 @@ sweep_unpack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
     int64_t channels = test_rng_below (&rng, 2)
         ? common[test_rng_below (&rng, sizeof common / sizeof common[0])]
         : test_rng_range (&rng, 1, 70);
-    int64_t pixels = test_rng_range (&rng, 1, 40);
+    /* whole 16-pixel tile rows a quarter of the time: the leaves decide
+     * some shapes once per call when every row is whole groups */
+    int64_t pixels = test_rng_below (&rng, 4) == 0
+        ? 16 * test_rng_range (&rng, 1, 3) : test_rng_range (&rng, 1, 40);
     int pad16 = (int) test_rng_below (&rng, 2);
     int64_t stored = pad16 ? (channels + 15) / 16 * 16 : channels;
     int shape = (int) test_rng_below (&rng, 3);

@@ -186,6 +186,32 @@ rgb16_pad16 (const uint8_t *src, const QuantConst *k, __m256i pad,
 #undef SLOTS
 }
 
+/* The padding of RGB pad16 slots: the zero point in bytes 3-15. */
+SIMA_INLINE __m256i
+rgb_pad (const QuantConst *k)
+{
+  return _mm256_and_si256 (k->zp8, _mm256_setr_epi8 (0, 0, 0, -1, -1, -1, -1,
+          -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, -1, -1, -1, -1, -1, -1,
+          -1, -1, -1, -1, -1, -1, -1));
+}
+
+/* Two pixels of 16 channels (at s0 and s1) into 32 contiguous bytes. */
+SIMA_INLINE void
+quant2x16 (const uint8_t *s0, const uint8_t *s1, const QuantConst *k,
+    SrcType type, int mode, uint8_t *dst)
+{
+  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
+  __m256i a = quant8 (load8 (s0, type), k->mult, mode);
+  __m256i b = quant8 (load8 (s0 + 8 * esize, type), k->mult, mode);
+  __m256i c = quant8 (load8 (s1, type), k->mult, mode);
+  __m256i d = quant8 (load8 (s1 + 8 * esize, type), k->mult, mode);
+  __m256i v = _mm256_packs_epi16 (with_zero_point (a, b, k->zp2),
+      with_zero_point (c, d, k->zp2));
+  _mm256_storeu_si256 ((__m256i *) (void *) dst,
+      _mm256_permutevar8x32_epi32 (v, order));
+}
+
 /* Quantizes n contiguous values at src (element size esize) to n bytes. */
 SIMA_INLINE void
 quant_run (const SimaQuantNumerics *q, const uint8_t *src, int64_t n,
@@ -278,10 +304,7 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
     }
     if (channels == 3 && stored == 16) {
       const QuantConst k = quant_const (q);
-      /* the zero point in bytes 3-15 of each slot */
-      const __m256i pad = _mm256_and_si256 (k.zp8, _mm256_setr_epi8 (0, 0, 0,
-              -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, -1,
-              -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1));
+      const __m256i pad = rgb_pad (&k);
       for (px = 0; px + 16 <= pixels; px += 16)
         rgb16_pad16 (src + px * pixel_stride, &k, pad, type, mode,
             dst + px * 16);
@@ -308,18 +331,9 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
     if (channels == 16 && stored == 16) {
       /* compact 16-channel tiles: two pixels fill one 32-byte store */
       const QuantConst k = quant_const (q);
-      const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
-      for (; px + 2 <= pixels; px += 2) {
-        const uint8_t *s0 = src + px * pixel_stride, *s1 = s0 + pixel_stride;
-        __m256i a = quant8 (load8 (s0, type), k.mult, mode);
-        __m256i b = quant8 (load8 (s0 + 8 * esize, type), k.mult, mode);
-        __m256i c = quant8 (load8 (s1, type), k.mult, mode);
-        __m256i d = quant8 (load8 (s1 + 8 * esize, type), k.mult, mode);
-        __m256i v = _mm256_packs_epi16 (with_zero_point (a, b, k.zp2),
-            with_zero_point (c, d, k.zp2));
-        _mm256_storeu_si256 ((__m256i *) (void *) (dst + px * 16),
-            _mm256_permutevar8x32_epi32 (v, order));
-      }
+      for (; px + 2 <= pixels; px += 2)
+        quant2x16 (src + px * pixel_stride, src + (px + 1) * pixel_stride, &k,
+            type, mode, dst + px * 16);
       dst += px * 16;
     }
     for (; px < pixels; px++) {
@@ -333,6 +347,41 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
   }
   sima_quant_pixels_fallback (ctx, src, pixel_stride, channel_stride,
       pixels, channels, stored, dst, type);
+}
+
+/* A call's rows (a tile's depth slice). The shapes of whole tiles -- RGB
+ * rows of 16-pixel groups into pad16 slots, pairs of 16-channel runs into
+ * compact slots -- are recognised once per call and their constants set
+ * once; other calls go row by row. */
+SIMA_INLINE void
+quant_rows (const void *ctx, const uint8_t *src, int64_t pixel_stride,
+    int64_t channel_stride, int64_t pixels, int64_t channels,
+    int64_t stored, uint8_t *dst, int64_t rows, int64_t row_stride,
+    SrcType type, int mode)
+{
+  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const QuantConst k = quant_const (ctx);
+  int64_t r, px;
+
+  if (channel_stride == esize && channels == 3 && pixel_stride == 3 * esize
+      && stored == 16 && pixels % 16 == 0) {
+    const __m256i pad = rgb_pad (&k);
+    for (r = 0; r < rows; r++, src += row_stride)
+      for (px = 0; px < pixels; px += 16, dst += 16 * 16)
+        rgb16_pad16 (src + px * pixel_stride, &k, pad, type, mode, dst);
+    return;
+  }
+  if (channel_stride == esize && channels == 16 && stored == 16
+      && pixel_stride != 16 * esize && pixels % 2 == 0) {
+    for (r = 0; r < rows; r++, src += row_stride)
+      for (px = 0; px < pixels; px += 2, dst += 32)
+        quant2x16 (src + px * pixel_stride, src + (px + 1) * pixel_stride, &k,
+            type, mode, dst);
+    return;
+  }
+  for (r = 0; r < rows; r++)
+    quant_pixels (ctx, src + r * row_stride, pixel_stride, channel_stride,
+        pixels, channels, stored, dst + r * pixels * stored, type, mode);
 }
 
 SIMA_QUANT_LEAF (sima_quant_pixels_f32_avx2, SRC_F32)

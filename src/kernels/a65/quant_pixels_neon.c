@@ -180,6 +180,20 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
       pixels, channels, stored, dst, type);
 }
 
+/* A call's rows, one by one. */
+SIMA_INLINE void
+quant_rows (const void *ctx, const uint8_t *src, int64_t pixel_stride,
+    int64_t channel_stride, int64_t pixels, int64_t channels,
+    int64_t stored, uint8_t *dst, int64_t rows, int64_t row_stride,
+    SrcType type, int mode)
+{
+  int64_t r;
+
+  for (r = 0; r < rows; r++)
+    quant_pixels (ctx, src + r * row_stride, pixel_stride, channel_stride,
+        pixels, channels, stored, dst + r * pixels * stored, type, mode);
+}
+
 SIMA_QUANT_LEAF (sima_quant_pixels_f32_neon, SRC_F32)
 SIMA_QUANT_LEAF (sima_quant_pixels_f16_neon, SRC_F16)
 SIMA_QUANT_LEAF (sima_quant_pixels_bf16_neon, SRC_BF16)

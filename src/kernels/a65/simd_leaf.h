@@ -58,17 +58,12 @@ sima_quant_pixels_fallback (const void *ctx, const uint8_t *src,
 }
 
 /* A QuantTess leaf `name` for source TYPE, over the including file's
- * quant_pixels (ctx, src, pixel_stride, channel_stride, pixels, channels,
- * stored, dst, type, mode) for one row: one instance per rounding mode,
- * the rows of a call in a loop where the row's constants are hoisted. */
+ * quant_rows (ctx, src, pixel_stride, channel_stride, pixels, channels,
+ * stored, dst, rows, row_stride, type, mode) for the rows of a call: one
+ * instance per rounding mode, so that the mode is a constant in it. */
 #define SIMA_QUANT_LEAF_ROWS(SRC, MODE)                                       \
-  do {                                                                        \
-    int64_t r;                                                                \
-    for (r = 0; r < rows; r++)                                                \
-      quant_pixels (ctx, src + r * row_stride, pixel_stride, channel_stride,  \
-          pixels, channels, stored_channels, dst + r * pixels                 \
-          * stored_channels, SRC, MODE);                                      \
-  } while (0)
+  quant_rows (ctx, src, pixel_stride, channel_stride, pixels, channels,       \
+      stored_channels, dst, rows, row_stride, SRC, MODE)
 #define SIMA_QUANT_LEAF(name, TYPE)                                           \
   void                                                                        \
   name (const void *ctx, const uint8_t *src, int64_t pixel_stride,            \
