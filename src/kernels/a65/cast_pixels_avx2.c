@@ -156,6 +156,28 @@ cast_pixels (const uint8_t *src, int64_t pixel_stride,
         channels, stored, dst, type);
 }
 
+/* A call's rows (a tile's depth slice): rows of whole 16-pixel RGB groups
+ * are recognised once per call, other calls go row by row. */
+SIMA_INLINE void
+cast_rows (const uint8_t *src, int64_t pixel_stride, int64_t channel_stride,
+    int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
+    int64_t rows, int64_t row_stride, SrcType type)
+{
+  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  int64_t r, px;
+
+  if (channel_stride == esize && channels == 3 && pixel_stride == 3 * esize
+      && stored == 16 && pixels % 16 == 0) {
+    for (r = 0; r < rows; r++, src += row_stride)
+      for (px = 0; px < pixels; px += 16, dst += 16 * 32)
+        rgb16_pad16 (src + px * pixel_stride, type, dst);
+    return;
+  }
+  for (r = 0; r < rows; r++)
+    cast_pixels (src + r * row_stride, pixel_stride, channel_stride, pixels,
+        channels, stored, dst + r * pixels * stored * 2, type);
+}
+
 SIMA_CAST_LEAF (sima_cast_pixels_f32_avx2, SRC_F32)
 SIMA_CAST_LEAF (sima_cast_pixels_f16_avx2, SRC_F16)
 SIMA_CAST_LEAF (sima_cast_pixels_bf16_avx2, SRC_BF16)

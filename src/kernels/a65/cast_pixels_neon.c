@@ -140,6 +140,19 @@ cast_pixels (const uint8_t *src, int64_t pixel_stride,
         channels, stored, dst, type);
 }
 
+/* A call's rows, one by one. */
+SIMA_INLINE void
+cast_rows (const uint8_t *src, int64_t pixel_stride, int64_t channel_stride,
+    int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
+    int64_t rows, int64_t row_stride, SrcType type)
+{
+  int64_t r;
+
+  for (r = 0; r < rows; r++)
+    cast_pixels (src + r * row_stride, pixel_stride, channel_stride, pixels,
+        channels, stored, dst + r * pixels * stored * 2, type);
+}
+
 SIMA_CAST_LEAF (sima_cast_pixels_f32_neon, SRC_F32)
 SIMA_CAST_LEAF (sima_cast_pixels_f16_neon, SRC_F16)
 SIMA_CAST_LEAF (sima_cast_pixels_bf16_neon, SRC_BF16)

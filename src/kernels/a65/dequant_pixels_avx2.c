@@ -198,11 +198,7 @@ dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
 
   if (channel_stride == esize && pixel_stride == channels * esize
       && channels >= 3 && channels <= 4 && stored >= 4) {
-    if (stored % 16 == 0) {
-      deq_rgb_slots (src, pixels, channels, stored, dst, pixel_stride, z,
-          scale, bf16);
-      return;
-    }
+    /* (pad16 slots are dequant_rows' deq_rgb_slots) */
     for (px = 0; px + 1 < pixels; px++) {
       __m128 v = deq4 (src + px * stored, z, scale);
       if (bf16) {
@@ -216,12 +212,6 @@ dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
     for (c = 0; c < channels; c++)      /* the last pixel: exactly */
       sima_dequant_store1 (dst + px * pixel_stride + c * esize, ctx,
           src[px * stored + c], bf16);
-    return;
-  }
-  if (channel_stride == esize && channels == 16) {
-    /* compact 16-channel tiles: no inner loop */
-    for (px = 0; px < pixels; px++)
-      deq16 (src + px * stored, dst + px * pixel_stride, z, scale, bf16);
     return;
   }
   if (channel_stride == esize && channels >= 8) {
@@ -248,6 +238,40 @@ dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
   }
   sima_dequant_pixels_fallback (ctx, src, pixels, channels, stored, dst,
       pixel_stride, channel_stride, bf16);
+}
+
+/* A call's rows (a tile's depth slice): RGB rows from pad16 slots and
+ * 16-channel runs are recognised once per call, other calls go row by
+ * row. */
+SIMA_INLINE void
+dequant_rows (const SimaA65DequantCtx *ctx, const uint8_t *src,
+    int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
+    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
+    int64_t row_stride, int bf16)
+{
+  const int64_t esize = bf16 ? 2 : 4;
+  const __m256 z = _mm256_castsi256_ps (_mm256_set1_epi32 ((int)
+          ctx->zero_point_f32_bits));
+  const __m256 scale = _mm256_castsi256_ps (_mm256_set1_epi32 ((int)
+          ctx->scale_bits));
+  int64_t r, px;
+
+  if (channel_stride == esize && pixel_stride == channels * esize
+      && channels >= 3 && channels <= 4 && stored % 16 == 0) {
+    for (r = 0; r < rows; r++, src += pixels * stored, dst += row_stride)
+      deq_rgb_slots (src, pixels, channels, stored, dst, pixel_stride, z,
+          scale, bf16);
+    return;
+  }
+  if (channel_stride == esize && channels == 16) {
+    for (r = 0; r < rows; r++, dst += row_stride)
+      for (px = 0; px < pixels; px++, src += stored)
+        deq16 (src, dst + px * pixel_stride, z, scale, bf16);
+    return;
+  }
+  for (r = 0; r < rows; r++)
+    dequant_pixels (ctx, src + r * pixels * stored, pixels, channels, stored,
+        dst + r * row_stride, pixel_stride, channel_stride, bf16);
 }
 
 SIMA_DEQUANT_LEAF (sima_dequant_pixels_f32_avx2, 0)

@@ -94,5 +94,18 @@ dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
       pixel_stride, channel_stride, bf16);
 }
 
+/* A call's rows, one by one. */
+SIMA_INLINE void
+dequant_rows (const void *ctx, const uint8_t *src, int64_t pixels,
+    int64_t channels, int64_t stored, uint8_t *dst, int64_t pixel_stride,
+    int64_t channel_stride, int64_t rows, int64_t row_stride, int bf16)
+{
+  int64_t r;
+
+  for (r = 0; r < rows; r++)
+    dequant_pixels (ctx, src + r * pixels * stored, pixels, channels, stored,
+        dst + r * row_stride, pixel_stride, channel_stride, bf16);
+}
+
 SIMA_DEQUANT_LEAF (sima_dequant_pixels_f32_neon, 0)
 SIMA_DEQUANT_LEAF (sima_dequant_pixels_bf16_neon, 1)

@@ -124,8 +124,8 @@ sima_cast_pixels_fallback (const uint8_t *src, int64_t pixel_stride,
   }
 }
 
-/* A CastTess leaf over the including file's cast_pixels (src,
- * pixel_stride, channel_stride, pixels, channels, stored, dst, type). */
+/* A CastTess leaf over the including file's cast_rows (src, pixel_stride,
+ * channel_stride, pixels, channels, stored, dst, rows, row_stride, type). */
 #define SIMA_CAST_LEAF(name, TYPE)                                            \
   void                                                                        \
   name (const void *ctx, const uint8_t *src, int64_t pixel_stride,            \
@@ -133,12 +133,9 @@ sima_cast_pixels_fallback (const uint8_t *src, int64_t pixel_stride,
       int64_t stored_channels, uint8_t *dst, int64_t rows,                    \
       int64_t row_stride)                                                     \
   {                                                                           \
-    int64_t r;                                                                \
     (void) ctx;                                                               \
-    for (r = 0; r < rows; r++)                                                \
-      cast_pixels (src + r * row_stride, pixel_stride, channel_stride,        \
-          pixels, channels, stored_channels, dst + r * pixels                 \
-          * stored_channels * 2, TYPE);                                       \
+    cast_rows (src, pixel_stride, channel_stride, pixels, channels,           \
+        stored_channels, dst, rows, row_stride, TYPE);                        \
   }
 
 /* ---- DetessDequant ------------------------------------------------------ */
@@ -167,8 +164,9 @@ sima_dequant_pixels_fallback (const SimaA65DequantCtx *ctx,
         pixel_stride, channel_stride, 1, 0);
 }
 
-/* A DetessDequant leaf over the including file's dequant_pixels (ctx, src,
- * pixels, channels, stored, dst, pixel_stride, channel_stride, bf16). */
+/* A DetessDequant leaf over the including file's dequant_rows (ctx, src,
+ * pixels, channels, stored, dst, pixel_stride, channel_stride, rows,
+ * row_stride, bf16). */
 #define SIMA_DEQUANT_LEAF(name, BF16)                                         \
   void                                                                        \
   name (const void *ctx, const uint8_t *src, int64_t pixels,                  \
@@ -176,11 +174,8 @@ sima_dequant_pixels_fallback (const SimaA65DequantCtx *ctx,
       int64_t pixel_stride, int64_t channel_stride, int64_t rows,             \
       int64_t row_stride)                                                     \
   {                                                                           \
-    int64_t r;                                                                \
-    for (r = 0; r < rows; r++)                                                \
-      dequant_pixels (ctx, src + r * pixels * stored_channels, pixels,        \
-          channels, stored_channels, dst + r * row_stride, pixel_stride,      \
-          channel_stride, BF16);                                              \
+    dequant_rows (ctx, src, pixels, channels, stored_channels, dst,           \
+        pixel_stride, channel_stride, rows, row_stride, BF16);                \
   }
 
 #endif /* SIMA_KERNELS_A65_SIMD_LEAF_H */
