@@ -63,17 +63,17 @@ deq8 (const uint8_t *q, __m256 z, __m256 scale)
 }
 
 /* Two 16-byte slots, each starting with a pixel of up to 4 INT8 values
- * (the second slot `stored` bytes after the first) -> 8 results, 4 per
+ * (the second slot `step` bytes after the first) -> 8 results, 4 per
  * 128-bit lane. The shuffle puts each byte at the top of a dword, the
  * arithmetic shift sign-extends it: no cross-lane widening needed. */
 SIMA_INLINE __m256
-deq2px (const uint8_t *q, int64_t stored, __m256 z, __m256 scale)
+deq2px (const uint8_t *q, int64_t step, __m256 z, __m256 scale)
 {
   const __m256i top = _mm256_setr_epi8 (-1, -1, -1, 0, -1, -1, -1, 1, -1, -1,
       -1, 2, -1, -1, -1, 3, -1, -1, -1, 0, -1, -1, -1, 1, -1, -1, -1, 2, -1,
       -1, -1, 3);
   __m256i v = _mm256_loadu2_m128i ((const __m128i *) (const void *) (q
-          + stored), (const __m128i *) (const void *) q);
+          + step), (const __m128i *) (const void *) q);
   v = _mm256_srai_epi32 (_mm256_shuffle_epi8 (v, top), 24);
   return _mm256_mul_ps (_mm256_sub_ps (_mm256_cvtepi32_ps (v), z), scale);
 }
@@ -114,20 +114,23 @@ deq_rgb_slots (const uint8_t *src, int64_t pixels, int64_t channels,
   int64_t px = 0;
 
   if (bf16) {
-    for (; px + 4 < pixels; px += 4) {
-      /* lanes: pixels 0 and 2 | 1 and 3, after the pack */
-      __m256i p = _mm256_packus_epi32 (bf16_bits8 (deq2px (src + px * stored,
-                  stored, z, scale)), bf16_bits8 (deq2px (src + (px + 2)
-                  * stored, stored, z, scale)));
-      __m128i lo = _mm256_castsi256_si128 (p);
-      __m128i hi = _mm256_extracti128_si256 (p, 1);
-      uint8_t *d = dst + px * pixel_stride;
-      _mm_storel_epi64 ((__m128i *) (void *) d, lo);
-      _mm_storel_epi64 ((__m128i *) (void *) (d + pixel_stride), hi);
-      _mm_storeh_pd ((double *) (void *) (d + 2 * pixel_stride),
-          _mm_castsi128_pd (lo));
-      _mm_storeh_pd ((double *) (void *) (d + 3 * pixel_stride),
-          _mm_castsi128_pd (hi));
+    /* four pixels per 32-byte store: vectors of pixels 0 and 2, 1 and 3
+     * pack into 0, 1 | 2, 3; for 3 channels a shuffle and a dword
+     * permutation close the gaps (24 bytes, then 8 bytes spilling onto the
+     * next two pixels, rewritten after) */
+    const __m256i close = _mm256_setr_epi8 (0, 1, 2, 3, 4, 5, 8, 9, 10, 11,
+        12, 13, -1, -1, -1, -1, 0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, -1,
+        -1, -1, -1);
+    const __m256i join = _mm256_setr_epi32 (0, 1, 2, 4, 5, 6, 7, 7);
+    for (; px + 6 <= pixels; px += 4) {
+      const uint8_t *s = src + px * stored;
+      __m256i p = _mm256_packus_epi32 (bf16_bits8 (deq2px (s, 2 * stored, z,
+                  scale)), bf16_bits8 (deq2px (s + stored, 2 * stored, z,
+                  scale)));
+      if (channels == 3)
+        p = _mm256_permutevar8x32_epi32 (_mm256_shuffle_epi8 (p, close),
+            join);
+      _mm256_storeu_si256 ((__m256i *) (void *) (dst + px * pixel_stride), p);
     }
     for (; px + 2 <= pixels; px += 2) {
       __m256i b = bf16_bits8 (deq2px (src + px * stored, stored, z, scale));
