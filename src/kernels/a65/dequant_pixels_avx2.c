@@ -44,6 +44,21 @@ bf16_bits8 (__m256 v)
           (_mm256_srli_epi32 (bits, 16), _mm256_set1_epi32 (1))), 16);
 }
 
+/* The stages' constants in every lane: the zero point rounded to binary32
+ * at preparation, and the scale. */
+SIMA_INLINE __m256
+zero_point8 (const SimaA65DequantCtx *ctx)
+{
+  return _mm256_castsi256_ps (_mm256_set1_epi32 ((int)
+          ctx->zero_point_f32_bits));
+}
+
+SIMA_INLINE __m256
+scale8 (const SimaA65DequantCtx *ctx)
+{
+  return _mm256_castsi256_ps (_mm256_set1_epi32 ((int) ctx->scale_bits));
+}
+
 /* 4 INT8 values at q (a 4-byte load) -> 4 results. */
 SIMA_INLINE __m128
 deq4 (const uint8_t *q, __m256 z, __m256 scale)
@@ -193,10 +208,7 @@ dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int bf16)
 {
   const int64_t esize = bf16 ? 2 : 4;
-  const __m256 z = _mm256_castsi256_ps (_mm256_set1_epi32 ((int)
-          ctx->zero_point_f32_bits));
-  const __m256 scale = _mm256_castsi256_ps (_mm256_set1_epi32 ((int)
-          ctx->scale_bits));
+  const __m256 z = zero_point8 (ctx), scale = scale8 (ctx);
   int64_t px, c;
 
   if (channel_stride == esize && pixel_stride == channels * esize
@@ -253,10 +265,7 @@ dequant_rows (const SimaA65DequantCtx *ctx, const uint8_t *src,
     int64_t row_stride, int bf16)
 {
   const int64_t esize = bf16 ? 2 : 4;
-  const __m256 z = _mm256_castsi256_ps (_mm256_set1_epi32 ((int)
-          ctx->zero_point_f32_bits));
-  const __m256 scale = _mm256_castsi256_ps (_mm256_set1_epi32 ((int)
-          ctx->scale_bits));
+  const __m256 z = zero_point8 (ctx), scale = scale8 (ctx);
   int64_t r, px;
 
   if (channel_stride == esize && pixel_stride == channels * esize
