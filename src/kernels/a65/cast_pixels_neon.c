@@ -4,10 +4,11 @@
  *
  * Integer arithmetic lane for lane as the scalar rule (bits + 0x7fff +
  * lsb, shifted; numerics/bf16_convert.h); FP16 widens exactly with FCVTL
- * (the executor clears FPCR's flush-to-zero bits, cpu.h) and NaN halves
- * take the spec's sign | 0x7fc0 | mantissa >> 3; BF16 is copied. RGB pad16
- * rows are spread from registers, channel runs of 8 or more go 8 at a
- * time, other rows use the scalar reference.
+ * (the executor clears FPCR's flush-to-zero and default-NaN bits, cpu.h)
+ * and NaN halves take the spec's sign | 0x7fc0 | mantissa >> 3, the top
+ * half of the widened NaN; BF16 is copied. RGB pad16 rows are spread from
+ * registers (one lookup per half slot), channel runs of 8 or more go 8 at
+ * a time, other rows use the scalar reference.
  */
 #include "cast_pixels.h"
 #include "simd_leaf.h"
@@ -22,30 +23,26 @@
 SIMA_INLINE uint32x4_t
 bf16x4 (const uint8_t *p, SrcType type)
 {
-  uint16x4_t h = vdup_n_u16 (0);
-  uint32x4_t bits, r;
+  uint32x4_t bits, add;
 
   if (type == SRC_BF16)
     return vmovl_u16 (vreinterpret_u16_u8 (vld1_u8 (p)));
-  if (type == SRC_F32) {
+  if (type == SRC_F32)
     bits = vreinterpretq_u32_u8 (vld1q_u8 (p));
-  } else {
-    h = vreinterpret_u16_u8 (vld1_u8 (p));
-    bits = vreinterpretq_u32_f32 (vcvt_f32_f16 (vreinterpret_f16_u16 (h)));
-  }
-  r = vshrq_n_u32 (vaddq_u32 (vaddq_u32 (bits, vdupq_n_u32 (0x7fff)),
-          vandq_u32 (vshrq_n_u32 (bits, 16), vdupq_n_u32 (1))), 16);
+  else
+    bits = vreinterpretq_u32_f32 (vcvt_f32_f16 (vreinterpret_f16_u8 (vld1_u8
+                (p))));
+  add = vaddq_u32 (vdupq_n_u32 (0x7fff), vandq_u32 (vshrq_n_u32 (bits, 16),
+          vdupq_n_u32 (1)));
   if (type == SRC_F16) {
-    uint32x4_t w = vmovl_u16 (h);
-    uint32x4_t man = vandq_u32 (w, vdupq_n_u32 (0x3ff));
-    uint32x4_t nan = vandq_u32 (vceqq_u32 (vandq_u32 (w, vdupq_n_u32
-                (0x7c00)), vdupq_n_u32 (0x7c00)), vmvnq_u32 (vceqq_u32 (man,
-                vdupq_n_u32 (0))));
-    uint32x4_t q = vorrq_u32 (vorrq_u32 (vandq_u32 (w, vdupq_n_u32 (0x8000)),
-            vdupq_n_u32 (0x7fc0)), vshrq_n_u32 (man, 3));
-    r = vbslq_u32 (nan, q, r);
+    /* FCVTL widens a NaN half to sign | 0x7f80 | quiet bit | mantissa <<
+     * 13 (FPCR.DN is off, cpu.h), whose top half is the spec's sign |
+     * 0x7fc0 | mantissa >> 3: truncate NaN lanes, do not round. */
+    uint32x4_t nan = vcgtq_u32 (vandq_u32 (bits, vdupq_n_u32 (0x7fffffff)),
+        vdupq_n_u32 (0x7f800000));
+    add = vbicq_u32 (add, nan);
   }
-  return r;
+  return vshrq_n_u32 (vaddq_u32 (bits, add), 16);
 }
 
 /* Low and high bytes of 16 values, in order. */
@@ -61,39 +58,54 @@ bytes16 (const uint8_t *src, SrcType type, uint8x16_t *lo, uint8x16_t *hi)
   *hi = vcombine_u8 (vshrn_n_u16 (a, 8), vshrn_n_u16 (b, 8));
 }
 
-/* 16 RGB pixels into 16 slots of 32 bytes, from registers. */
+/* 16 RGB pixels into 16 slots of 32 bytes (3 low bytes, 13 zeros, 3 high
+ * bytes, 13 zeros), from registers: each half slot is one table lookup,
+ * whose out-of-range indices write the zeros (TBL); pixels 5 and 10 cross
+ * from one 16-byte vector to the next and look up in the pair. */
 SIMA_INLINE void
 rgb16_pad16 (const uint8_t *src, SrcType type, uint8_t *dst)
 {
   const int64_t esize = type == SRC_F32 ? 4 : 2;
-  static const uint8_t first3[16] = { 0xff, 0xff, 0xff };
-  const uint8x16_t keep = vld1q_u8 (first3), z = vdupq_n_u8 (0);
   uint8x16_t la, lb, lc, ha, hb, hc;
 
+#define AT(o) { o, o + 1, o + 2, 255, 255, 255, 255, 255, 255, 255, 255, \
+    255, 255, 255, 255, 255 }
+  static const uint8_t at[16][16] = {
+    AT (0), AT (3), AT (6), AT (9), AT (12), AT (15), AT (2), AT (5),
+    AT (8), AT (11), AT (14), AT (1), AT (4), AT (7), AT (10), AT (13)
+  };
+#undef AT
   bytes16 (src, type, &la, &ha);
   bytes16 (src + 16 * esize, type, &lb, &hb);
   bytes16 (src + 32 * esize, type, &lc, &hc);
-#define SLOT(p, lo, hi) do {                                                  \
-    vst1q_u8 (dst + 32 * (p), vandq_u8 ((lo), keep));                          \
-    vst1q_u8 (dst + 32 * (p) + 16, vandq_u8 ((hi), keep));                     \
-  } while (0)
-  SLOT (0, la, ha);
-  SLOT (1, vextq_u8 (la, z, 3), vextq_u8 (ha, z, 3));
-  SLOT (2, vextq_u8 (la, z, 6), vextq_u8 (ha, z, 6));
-  SLOT (3, vextq_u8 (la, z, 9), vextq_u8 (ha, z, 9));
-  SLOT (4, vextq_u8 (la, z, 12), vextq_u8 (ha, z, 12));
-  SLOT (5, vextq_u8 (la, lb, 15), vextq_u8 (ha, hb, 15));
-  SLOT (6, vextq_u8 (lb, z, 2), vextq_u8 (hb, z, 2));
-  SLOT (7, vextq_u8 (lb, z, 5), vextq_u8 (hb, z, 5));
-  SLOT (8, vextq_u8 (lb, z, 8), vextq_u8 (hb, z, 8));
-  SLOT (9, vextq_u8 (lb, z, 11), vextq_u8 (hb, z, 11));
-  SLOT (10, vextq_u8 (lb, lc, 14), vextq_u8 (hb, hc, 14));
-  SLOT (11, vextq_u8 (lc, z, 1), vextq_u8 (hc, z, 1));
-  SLOT (12, vextq_u8 (lc, z, 4), vextq_u8 (hc, z, 4));
-  SLOT (13, vextq_u8 (lc, z, 7), vextq_u8 (hc, z, 7));
-  SLOT (14, vextq_u8 (lc, z, 10), vextq_u8 (hc, z, 10));
-  SLOT (15, vextq_u8 (lc, z, 13), vextq_u8 (hc, z, 13));
+  {
+    const uint8x16x2_t lab = { { la, lb } }, hab = { { ha, hb } };
+    const uint8x16x2_t lbc = { { lb, lc } }, hbc = { { hb, hc } };
+#define SLOT(p, lo, hi) vst1q_u8_x2 (dst + 32 * (p), (uint8x16x2_t) { {      \
+          vqtbl1q_u8 ((lo), vld1q_u8 (at[p])),                                \
+          vqtbl1q_u8 ((hi), vld1q_u8 (at[p])) } })
+#define SLOT2(p, lo, hi) vst1q_u8_x2 (dst + 32 * (p), (uint8x16x2_t) { {     \
+          vqtbl2q_u8 ((lo), vld1q_u8 (at[p])),                                \
+          vqtbl2q_u8 ((hi), vld1q_u8 (at[p])) } })
+    SLOT (0, la, ha);
+    SLOT (1, la, ha);
+    SLOT (2, la, ha);
+    SLOT (3, la, ha);
+    SLOT (4, la, ha);
+    SLOT2 (5, lab, hab);        /* bytes 15-17 */
+    SLOT (6, lb, hb);
+    SLOT (7, lb, hb);
+    SLOT (8, lb, hb);
+    SLOT (9, lb, hb);
+    SLOT2 (10, lbc, hbc);       /* bytes 30-32 */
+    SLOT (11, lc, hc);
+    SLOT (12, lc, hc);
+    SLOT (13, lc, hc);
+    SLOT (14, lc, hc);
+    SLOT (15, lc, hc);
 #undef SLOT
+#undef SLOT2
+  }
 }
 
 SIMA_INLINE void
@@ -140,14 +152,23 @@ cast_pixels (const uint8_t *src, int64_t pixel_stride,
         channels, stored, dst, type);
 }
 
-/* A call's rows, one by one. */
+/* A call's rows (a tile's depth slice): rows of whole 16-pixel RGB groups
+ * are recognised once per call, other calls go row by row. */
 SIMA_INLINE void
 cast_rows (const uint8_t *src, int64_t pixel_stride, int64_t channel_stride,
     int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
     int64_t rows, int64_t row_stride, SrcType type)
 {
-  int64_t r;
+  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  int64_t r, px;
 
+  if (channel_stride == esize && channels == 3 && pixel_stride == 3 * esize
+      && stored == 16 && pixels % 16 == 0) {
+    for (r = 0; r < rows; r++, src += row_stride)
+      for (px = 0; px < pixels; px += 16, dst += 16 * 32)
+        rgb16_pad16 (src + px * pixel_stride, type, dst);
+    return;
+  }
   for (r = 0; r < rows; r++)
     cast_pixels (src + r * row_stride, pixel_stride, channel_stride, pixels,
         channels, stored, dst + r * pixels * stored * 2, type);

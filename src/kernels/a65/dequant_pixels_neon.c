@@ -25,6 +25,20 @@
 
 #include "load.h"
 
+/* The stages' constants in every lane: the zero point rounded to binary32
+ * at preparation, and the scale. */
+SIMA_INLINE float32x4_t
+zero_point4 (const SimaA65DequantCtx *ctx)
+{
+  return vreinterpretq_f32_u32 (vdupq_n_u32 (ctx->zero_point_f32_bits));
+}
+
+SIMA_INLINE float32x4_t
+scale4 (const SimaA65DequantCtx *ctx)
+{
+  return vreinterpretq_f32_u32 (vdupq_n_u32 (ctx->scale_bits));
+}
+
 SIMA_INLINE float32x4_t
 deq4 (int32x4_t q, float32x4_t z, float32x4_t scale)
 {
@@ -40,16 +54,31 @@ bf16x4 (float32x4_t v)
                   (1))), 16));
 }
 
+/* 8 contiguous INT8 values -> 8 results (FP32 or BF16) at d. */
+SIMA_INLINE void
+deq8 (const uint8_t *s, uint8_t *d, float32x4_t z, float32x4_t scale,
+    int bf16)
+{
+  int16x8_t q = vmovl_s8 (vld1_s8 ((const int8_t *) s));
+  float32x4_t a = deq4 (vmovl_s16 (vget_low_s16 (q)), z, scale);
+  float32x4_t b = deq4 (vmovl_s16 (vget_high_s16 (q)), z, scale);
+
+  if (bf16) {
+    vst1q_u16 ((uint16_t *) (void *) d, vcombine_u16 (bf16x4 (a),
+            bf16x4 (b)));
+  } else {
+    vst1q_f32 ((float *) (void *) d, a);
+    vst1q_f32 ((float *) (void *) (d + 16), b);
+  }
+}
+
 SIMA_INLINE void
 dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
     int64_t pixel_stride, int64_t channel_stride, int bf16)
 {
   const int64_t esize = bf16 ? 2 : 4;
-  const float32x4_t z = vreinterpretq_f32_u32 (vdupq_n_u32
-      (ctx->zero_point_f32_bits));
-  const float32x4_t scale = vreinterpretq_f32_u32 (vdupq_n_u32
-      (ctx->scale_bits));
+  const float32x4_t z = zero_point4 (ctx), scale = scale4 (ctx);
   int64_t px, c;
 
   if (channel_stride == esize && pixel_stride == channels * esize
@@ -73,18 +102,8 @@ dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
     for (px = 0; px < pixels; px++) {
       const uint8_t *s = src + px * stored;
       uint8_t *d = dst + px * pixel_stride;
-      for (c = 0; c + 8 <= channels; c += 8) {
-        int16x8_t q = vmovl_s8 (vld1_s8 ((const int8_t *) (s + c)));
-        float32x4_t a = deq4 (vmovl_s16 (vget_low_s16 (q)), z, scale);
-        float32x4_t b = deq4 (vmovl_s16 (vget_high_s16 (q)), z, scale);
-        if (bf16) {
-          vst1q_u16 ((uint16_t *) (void *) (d + c * 2),
-              vcombine_u16 (bf16x4 (a), bf16x4 (b)));
-        } else {
-          vst1q_f32 ((float *) (void *) (d + c * 4), a);
-          vst1q_f32 ((float *) (void *) (d + c * 4 + 16), b);
-        }
-      }
+      for (c = 0; c + 8 <= channels; c += 8)
+        deq8 (s + c, d + c * esize, z, scale, bf16);
       for (; c < channels; c++)
         sima_dequant_store1 (d + c * esize, ctx, s[c], bf16);
     }
@@ -94,14 +113,26 @@ dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
       pixel_stride, channel_stride, bf16);
 }
 
-/* A call's rows, one by one. */
+/* A call's rows (a tile's depth slice): 16-channel runs (C16 tiles of
+ * wider tensors) are recognised once per call, other calls go row by row. */
 SIMA_INLINE void
-dequant_rows (const void *ctx, const uint8_t *src, int64_t pixels,
-    int64_t channels, int64_t stored, uint8_t *dst, int64_t pixel_stride,
-    int64_t channel_stride, int64_t rows, int64_t row_stride, int bf16)
+dequant_rows (const SimaA65DequantCtx *ctx, const uint8_t *src,
+    int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
+    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
+    int64_t row_stride, int bf16)
 {
-  int64_t r;
+  const int64_t esize = bf16 ? 2 : 4;
+  const float32x4_t z = zero_point4 (ctx), scale = scale4 (ctx);
+  int64_t r, px;
 
+  if (channel_stride == esize && channels == 16) {
+    for (r = 0; r < rows; r++, dst += row_stride)
+      for (px = 0; px < pixels; px++, src += stored) {
+        deq8 (src, dst + px * pixel_stride, z, scale, bf16);
+        deq8 (src + 8, dst + px * pixel_stride + 8 * esize, z, scale, bf16);
+      }
+    return;
+  }
   for (r = 0; r < rows; r++)
     dequant_pixels (ctx, src + r * pixels * stored, pixels, channels, stored,
         dst + r * row_stride, pixel_stride, channel_stride, bf16);

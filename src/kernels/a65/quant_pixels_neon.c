@@ -76,18 +76,36 @@ quant16 (const uint8_t *src, float32x4_t mult, int16x8_t zp, SrcType type,
   return vqmovn_high_s16 (vqmovn_s16 (ab), cd);
 }
 
+/* The constants of a call: the multiplier, the zero point in int16 lanes
+ * (quant16) and in bytes (the padding). */
+typedef struct {
+  float32x4_t mult;
+  int16x8_t zp;
+  int8x16_t zp8;
+} QuantConst;
+
+SIMA_INLINE QuantConst
+quant_const (const SimaQuantNumerics *q)
+{
+  QuantConst k;
+  k.mult = vreinterpretq_f32_u32 (vdupq_n_u32 (q->multiplier_bits));
+  k.zp = vdupq_n_s16 ((int16_t) q->zero_point);
+  k.zp8 = vdupq_n_s8 ((int8_t) q->zero_point);
+  return k;
+}
+
 /* 16 RGB pixels (48 values) into 16 slots of 16 bytes, from registers:
  * slot p takes bytes 3p..3p+2 of the 48, each by one table lookup whose
  * out-of-range indices keep the zero point (TBX). Pixels 5 and 10 cross
  * from one 16-byte vector to the next and look up in the pair. */
 SIMA_INLINE void
-rgb16_pad16 (const uint8_t *src, float32x4_t mult, int16x8_t zp,
-    int8x16_t zp8, SrcType type, int mode, uint8_t *dst)
+rgb16_pad16 (const uint8_t *src, const QuantConst *k, SrcType type, int mode,
+    uint8_t *dst)
 {
   const int64_t esize = type == SRC_F32 ? 4 : 2;
-  const int8x16_t a = quant16 (src, mult, zp, type, mode);
-  const int8x16_t b = quant16 (src + 16 * esize, mult, zp, type, mode);
-  const int8x16_t c = quant16 (src + 32 * esize, mult, zp, type, mode);
+  const int8x16_t a = quant16 (src, k->mult, k->zp, type, mode);
+  const int8x16_t b = quant16 (src + 16 * esize, k->mult, k->zp, type, mode);
+  const int8x16_t c = quant16 (src + 32 * esize, k->mult, k->zp, type, mode);
   const int8x16x2_t ab = { { a, b } }, bc = { { b, c } };
 
 #define AT(o) { o, o + 1, o + 2, 255, 255, 255, 255, 255, 255, 255, 255, \
@@ -98,9 +116,9 @@ rgb16_pad16 (const uint8_t *src, float32x4_t mult, int16x8_t zp,
   };
 #undef AT
 #define SLOT(p, v) vst1q_s8 ((int8_t *) (dst + 16 * (p)), \
-    vqtbx1q_s8 (zp8, (v), vld1q_u8 (at[p])))
+    vqtbx1q_s8 (k->zp8, (v), vld1q_u8 (at[p])))
 #define SLOT2(p, v) vst1q_s8 ((int8_t *) (dst + 16 * (p)), \
-    vqtbx2q_s8 (zp8, (v), vld1q_u8 (at[p])))
+    vqtbx2q_s8 (k->zp8, (v), vld1q_u8 (at[p])))
   SLOT (0, a);
   SLOT (1, a);
   SLOT (2, a);
@@ -124,14 +142,14 @@ rgb16_pad16 (const uint8_t *src, float32x4_t mult, int16x8_t zp,
 /* Quantizes n contiguous values at src to n bytes. */
 SIMA_INLINE void
 quant_run (const SimaQuantNumerics *q, const uint8_t *src, int64_t n,
-    uint8_t *dst, float32x4_t mult, int16x8_t zp, SrcType type, int mode)
+    uint8_t *dst, const QuantConst *k, SrcType type, int mode)
 {
   const int64_t esize = type == SRC_F32 ? 4 : 2;
   int64_t i = 0;
 
   for (; i + 16 <= n; i += 16)
-    vst1q_s8 ((int8_t *) (dst + i), quant16 (src + i * esize, mult, zp, type,
-            mode));
+    vst1q_s8 ((int8_t *) (dst + i), quant16 (src + i * esize, k->mult, k->zp,
+            type, mode));
   for (; i < n; i++)
     dst[i] = (uint8_t) sima_quant_exact (sima_simd_decode1 (src + i * esize,
             type), q);
@@ -144,20 +162,17 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
 {
   const SimaQuantNumerics *q = ctx;
   const int64_t esize = type == SRC_F32 ? 4 : 2;
-  const float32x4_t mult = vreinterpretq_f32_u32 (vdupq_n_u32
-      (q->multiplier_bits));
-  const int16x8_t zp = vdupq_n_s16 ((int16_t) q->zero_point);
-  const int8x16_t zp8 = vdupq_n_s8 ((int8_t) q->zero_point);
+  const QuantConst k = quant_const (q);
   int64_t px;
 
   if (channel_stride == esize && pixel_stride == channels * esize) {
     if (stored == channels) {
-      quant_run (q, src, pixels * channels, dst, mult, zp, type, mode);
+      quant_run (q, src, pixels * channels, dst, &k, type, mode);
       return;
     }
     if (channels == 3 && stored == 16) {
       for (px = 0; px + 16 <= pixels; px += 16)
-        rgb16_pad16 (src + px * pixel_stride, mult, zp, zp8, type, mode,
+        rgb16_pad16 (src + px * pixel_stride, &k, type, mode,
             dst + px * 16);
       src += px * pixel_stride;
       dst += px * 16;
@@ -167,8 +182,7 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
     }
   } else if (channel_stride == esize && channels >= 16) {
     for (px = 0; px < pixels; px++) {
-      quant_run (q, src + px * pixel_stride, channels, dst, mult, zp, type,
-          mode);
+      quant_run (q, src + px * pixel_stride, channels, dst, &k, type, mode);
       if (stored > channels)
         memset (dst + channels, (uint8_t) q->zero_point,
             (size_t) (stored - channels));
@@ -180,15 +194,27 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
       pixels, channels, stored, dst, type);
 }
 
-/* A call's rows, one by one. */
+/* A call's rows (a tile's depth slice): rows of whole 16-pixel RGB groups
+ * into pad16 slots are recognised once per call, other calls go row by
+ * row. */
 SIMA_INLINE void
 quant_rows (const void *ctx, const uint8_t *src, int64_t pixel_stride,
     int64_t channel_stride, int64_t pixels, int64_t channels,
     int64_t stored, uint8_t *dst, int64_t rows, int64_t row_stride,
     SrcType type, int mode)
 {
-  int64_t r;
+  const SimaQuantNumerics *q = ctx;
+  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  int64_t r, px;
 
+  if (channel_stride == esize && channels == 3 && pixel_stride == 3 * esize
+      && stored == 16 && pixels % 16 == 0) {
+    const QuantConst k = quant_const (q);
+    for (r = 0; r < rows; r++, src += row_stride)
+      for (px = 0; px < pixels; px += 16, dst += 16 * 16)
+        rgb16_pad16 (src + px * pixel_stride, &k, type, mode, dst);
+    return;
+  }
   for (r = 0; r < rows; r++)
     quant_pixels (ctx, src + r * row_stride, pixel_stride, channel_stride,
         pixels, channels, stored, dst + r * pixels * stored, type, mode);
