@@ -4,7 +4,7 @@
  * environments, to show that results do not depend on them: the three
  * directed rounding modes, and flush-to-zero with denormals-are-zero where
  * the CPU has them (x86 MXCSR FTZ/DAZ, aarch64 FPCR.FZ, with FPCR.DN's
- * default NaNs too).
+ * default NaNs and FPCR.AHP's alternative half format too).
  */
 #ifndef SIMA_TESTS_FPENV_UTIL_H
 #define SIMA_TESTS_FPENV_UTIL_H
@@ -52,7 +52,7 @@ test_fpenv_enter (TestFpEnv env)
       {
         unsigned long fpcr;
         __asm__ volatile ("mrs %0, fpcr" : "=r" (fpcr));
-        __asm__ volatile ("msr fpcr, %0" : : "r" (fpcr | (3ul << 24)));
+        __asm__ volatile ("msr fpcr, %0" : : "r" (fpcr | (7ul << 24)));
         return 1;
       }
 #else
@@ -74,7 +74,7 @@ test_fpenv_leave (void)
   {
     unsigned long fpcr;
     __asm__ volatile ("mrs %0, fpcr" : "=r" (fpcr));
-    __asm__ volatile ("msr fpcr, %0" : : "r" (fpcr & ~(3ul << 24)));
+    __asm__ volatile ("msr fpcr, %0" : : "r" (fpcr & ~(7ul << 24)));
   }
 #endif
 }

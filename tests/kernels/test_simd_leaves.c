@@ -379,17 +379,17 @@ main (void)
   }
 #elif defined(__aarch64__)
   {
-    /* default NaN, flush-to-zero and round toward +infinity, and a sticky
-     * flag */
-    uint64_t odd = (1u << 25) | (1u << 24) | (1u << 22), got,
-        flags = 1u << 4, got_flags;
+    /* the alternative half format, default NaN, flush-to-zero and round
+     * toward +infinity, and a sticky flag */
+    uint64_t odd = (7u << 24) | (1u << 22), got, flags = 1u << 4, got_flags;
     SimaFpState fp;
     __asm__ volatile ("msr fpcr, %0" : : "r" (odd));
     __asm__ volatile ("msr fpsr, %0" : : "r" (flags));
     sima_fp_enter (&fp);
     __asm__ volatile ("mrs %0, fpcr" : "=r" (got));
-    tap_ok ((got & ((3u << 22) | (3u << 24))) == 0, "sima_fp_enter sets "
-        "FPCR to round-to-nearest, no flush-to-zero, no default NaN");
+    tap_ok ((got & ((3u << 22) | (7u << 24))) == 0, "sima_fp_enter sets "
+        "FPCR to round-to-nearest, IEEE halves, no flush-to-zero, no "
+        "default NaN");
     sima_fp_leave (&fp);
     __asm__ volatile ("mrs %0, fpcr" : "=r" (got));
     __asm__ volatile ("mrs %0, fpsr" : "=r" (got_flags));

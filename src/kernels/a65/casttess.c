@@ -51,7 +51,8 @@ sima_a65_casttess_execute (const SimaA65CastTessPlan *plan,
       SIMA_TILED_ALIGNMENT);
   if (sima_status_is_ok (&st) && sp->element_count > 0) {
     SimaFpState fp;
-    /* FP16 widening in SIMD leaves must not flush subnormal halves */
+    /* FP16 widening in SIMD leaves must not flush subnormal halves, drop
+     * NaN payloads or read the alternative half format (cpu.h) */
     sima_fp_enter (&fp);
     sima_a65_pack_tiles (&sp->output_geometry, &plan->walk, in->data,
         out->data, plan->pack, NULL);

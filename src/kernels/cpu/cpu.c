@@ -109,10 +109,12 @@ sima_fp_leave (const SimaFpState *state)
 }
 #elif defined(__aarch64__)
 /* FPCR: RMode (bits 22-23) round to nearest, FZ (24) and FZ16 (19) off,
- * DN (25) off so that widening a NaN half keeps its payload (the CastTess
- * leaves rely on it); FPSR's cumulative flags are restored too, so the
- * caller sees nothing. */
-#define SIMA_FPCR_CLEAR ((3u << 22) | (1u << 25) | (1u << 24) | (1u << 19))
+ * DN (25) off so that widening a NaN half keeps its payload, AHP (26) off
+ * so that halves are IEEE halves, not the alternative format without
+ * infinities and NaNs (the FP16 leaves widen with FCVTL); FPSR's
+ * cumulative flags are restored too, so the caller sees nothing. */
+#define SIMA_FPCR_CLEAR ((3u << 22) | (1u << 26) | (1u << 25) | (1u << 24) \
+    | (1u << 19))
 
 void
 sima_fp_enter (SimaFpState *state)

@@ -26,11 +26,13 @@ unsigned sima_cpu_isas (void);
  * ignored). Exposed for tests. */
 unsigned sima_cpu_parse_disable (const char *list);
 
-/* SIMD leaves multiply in hardware, so they need round-to-nearest and
- * subnormals kept (no flush-to-zero, no denormals-are-zero). enter() saves
- * the caller's state and sets that; leave() restores it exactly, sticky
- * exception flags included: the caller's environment is neither needed
- * nor changed. No-ops where no SIMD leaf uses floating point. */
+/* SIMD leaves multiply and widen in hardware, so they need round-to-nearest,
+ * subnormals kept (no flush-to-zero, no denormals-are-zero) and, on
+ * AArch64, IEEE halves whose NaNs keep their payloads (FPCR.AHP and DN
+ * off). enter() saves the caller's state and sets that; leave() restores
+ * it exactly, sticky exception flags included (a signalling NaN raises
+ * Invalid inside): the caller's environment is neither needed nor
+ * changed. No-ops where no SIMD leaf uses floating point. */
 typedef struct {
   unsigned saved;               /* MXCSR, or FPCR */
   unsigned saved_status;        /* FPSR (AArch64) */
