@@ -14,8 +14,15 @@
  * Unpacks: random INT8 tiles (padding garbage) into FP32 and BF16 views,
  * contiguous, pitched and channel-strided, the holes of the view compared
  * too (both leaves must leave them alone); tables from random scales and
- * zero points. Also the FP environment: a caller's flush-to-zero and
- * directed rounding change no byte and are restored (sima_fp_enter/leave).
+ * zero points. After the random cases, every shape a leaf decides once per
+ * call (RGB pad16 rows of whole 16-pixel groups and with a tail, 16-channel
+ * runs, RGB unpack rows of 1-48 pixels) is forced 28 times: packs with
+ * each rounding mode and multiplier, unpacks with random tables.
+ * Also the FP environment: sima_fp_enter sets the state the leaves need
+ * whatever the caller's, and leave restores the caller's exactly (that
+ * the bytes do not change under a caller's flush-to-zero, directed
+ * rounding or, on AArch64, default NaN and alternative halves is shown by
+ * the casttess, detessdequant and quanttess-numerics tests).
  * Leaves this CPU cannot run (or SIMA_KERNELS_DISABLE masks) are reported
  * as skipped with the reason; the reference is the oracle-checked leaf.
  */
@@ -126,6 +133,31 @@ fill (TestRng *rng, uint8_t *p, size_t bytes, int dtype)
   }
 }
 
+/* After the random cases, every shape a leaf decides once per call (and its
+ * neighbours: a tail, a pixel stride) is forced, for each rounding mode and
+ * multiplier (packs) or 28 random tables (unpacks): the random draws reach
+ * them only a few times per mode. */
+#define RANDOM_CASES 6000
+#define FORCED_ROUNDS 28
+
+typedef struct {
+  int64_t channels, pixels;
+  int pad16, shape;             /* shape as drawn: 0 contiguous, 1 pixel
+                                 * stride, 2 channel stride */
+} ForcedShape;
+
+static const ForcedShape forced_packs[] = {
+  {3, 16, 1, 0}, {3, 32, 1, 0}, {3, 48, 1, 0}, {3, 21, 1, 0}, {3, 16, 1, 1},
+  {16, 16, 0, 1}, {16, 7, 1, 1}, {16, 32, 0, 1}
+};
+
+static const ForcedShape forced_unpacks[] = {
+  {3, 16, 1, 0}, {4, 16, 1, 0}, {3, 48, 1, 0}, {3, 6, 1, 0}, {3, 7, 1, 0},
+  {4, 5, 1, 0}, {3, 2, 1, 0}, {3, 1, 1, 0}, {16, 16, 0, 1}, {16, 9, 1, 0}
+};
+
+#define N_FORCED(a) ((int) (sizeof (a) / sizeof (a)[0]))
+
 static const float multipliers[] = { 1.0f, 0.5f, 127.0f, 3.14159f, 1e-3f,
   1e30f, 1.5e-40f
 };
@@ -142,19 +174,23 @@ sweep_pack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
   uint64_t bad = 0;
   int iter;
 
-  for (iter = 0; iter < 6000; iter++) {
+  for (iter = 0; iter < RANDOM_CASES + FORCED_ROUNDS
+      * N_FORCED (forced_packs); iter++) {
     /* the shapes the fast paths are written for, and anything else */
     static const int64_t common[] = { 1, 2, 3, 4, 8, 16, 17, 32, 64 };
-    int64_t channels = test_rng_below (&rng, 2)
+    const int fi = iter - RANDOM_CASES;
+    const ForcedShape *f = fi >= 0
+        ? &forced_packs[fi % N_FORCED (forced_packs)] : NULL;
+    int64_t channels = f ? f->channels : test_rng_below (&rng, 2)
         ? common[test_rng_below (&rng, sizeof common / sizeof common[0])]
         : test_rng_range (&rng, 1, 70);
     /* whole 16-pixel tile rows a quarter of the time: the leaves decide
      * some shapes once per call when every row is whole groups */
-    int64_t pixels = test_rng_below (&rng, 4) == 0
+    int64_t pixels = f ? f->pixels : test_rng_below (&rng, 4) == 0
         ? 16 * test_rng_range (&rng, 1, 3) : test_rng_range (&rng, 1, 40);
-    int pad16 = (int) test_rng_below (&rng, 2);
+    int pad16 = f ? f->pad16 : (int) test_rng_below (&rng, 2);
     int64_t stored = pad16 ? (channels + 15) / 16 * 16 : channels;
-    int shape = (int) test_rng_below (&rng, 3);
+    int shape = f ? f->shape : (int) test_rng_below (&rng, 3);
     int64_t cs = shape == 2 ? esize * test_rng_range (&rng, 2, 3) : esize;
     int64_t ps = shape == 0 ? channels * cs
         : channels * cs + esize * test_rng_range (&rng, 0, 9);
@@ -172,10 +208,13 @@ sweep_pack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
     SimaFpState fp;
 
     memset (&params, 0, sizeof params);
-    params.multiplier = multipliers[test_rng_below (&rng,
-            sizeof multipliers / sizeof multipliers[0])];
+    /* forced rounds: each of the 4 modes with each of the 7 multipliers */
+    params.multiplier = multipliers[f ? fi / N_FORCED (forced_packs) / 4
+        : (int) test_rng_below (&rng, sizeof multipliers
+            / sizeof multipliers[0])];
     params.zero_point = (int32_t) test_rng_range (&rng, -128, 127);
-    params.rounding = (SimaRounding) test_rng_below (&rng, 4);
+    params.rounding = (SimaRounding) (f ? fi / N_FORCED (forced_packs) % 4
+        : (int) test_rng_below (&rng, 4));
     sima_quanttess_numerics (&params, &q);
     if (leaf->kind == QUANT)
       ctx = &q;
@@ -221,18 +260,22 @@ sweep_unpack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
   uint64_t bad = 0;
   int iter, k;
 
-  for (iter = 0; iter < 6000; iter++) {
+  for (iter = 0; iter < RANDOM_CASES + FORCED_ROUNDS
+      * N_FORCED (forced_unpacks); iter++) {
     static const int64_t common[] = { 1, 2, 3, 4, 8, 16, 17, 32, 64 };
-    int64_t channels = test_rng_below (&rng, 2)
+    const int fi = iter - RANDOM_CASES;
+    const ForcedShape *f = fi >= 0
+        ? &forced_unpacks[fi % N_FORCED (forced_unpacks)] : NULL;
+    int64_t channels = f ? f->channels : test_rng_below (&rng, 2)
         ? common[test_rng_below (&rng, sizeof common / sizeof common[0])]
         : test_rng_range (&rng, 1, 70);
     /* whole 16-pixel tile rows a quarter of the time: the leaves decide
      * some shapes once per call when every row is whole groups */
-    int64_t pixels = test_rng_below (&rng, 4) == 0
+    int64_t pixels = f ? f->pixels : test_rng_below (&rng, 4) == 0
         ? 16 * test_rng_range (&rng, 1, 3) : test_rng_range (&rng, 1, 40);
-    int pad16 = (int) test_rng_below (&rng, 2);
+    int pad16 = f ? f->pad16 : (int) test_rng_below (&rng, 2);
     int64_t stored = pad16 ? (channels + 15) / 16 * 16 : channels;
-    int shape = (int) test_rng_below (&rng, 3);
+    int shape = f ? f->shape : (int) test_rng_below (&rng, 3);
     int64_t cs = shape == 2 ? esize * test_rng_range (&rng, 2, 3) : esize;
     int64_t ps = shape == 0 ? channels * cs
         : channels * cs + esize * test_rng_range (&rng, 0, 9);
