@@ -7,8 +7,9 @@
  * NaN effects included; FP16 widens exactly with VCVTPH2PS and then takes
  * the same rule, except NaN, which the spec maps to sign | 0x7fc0 | the
  * high payload bits: the top half of the widened NaN, truncated); BF16
- * is copied. No floating-point state is read or changed (VCVTPH2PS on a
- * half is exact and ignores MXCSR's rounding and DAZ).
+ * is copied. VCVTPH2PS on a half is exact and ignores MXCSR's rounding and
+ * DAZ; on a signalling NaN it raises Invalid, a sticky flag that
+ * sima_fp_leave clears again with the rest of the executor's (cpu.h).
  *
  * Each pixel's slot holds the low bytes of its stored channels, then the
  * high bytes; padding is zero. Contiguous RGB pixels are spread from
@@ -38,8 +39,7 @@ bf16x8 (const uint8_t *p, SrcType type)
   else
     bits = _mm256_castps_si256 (_mm256_cvtph_ps (_mm_loadu_si128 ((const
                     __m128i *) (const void *) p)));
-  add = _mm256_add_epi32 (_mm256_set1_epi32 (0x7fff), _mm256_and_si256
-      (_mm256_srli_epi32 (bits, 16), _mm256_set1_epi32 (1)));
+  add = sima_bf16_addend8 (bits);
   if (type == SRC_F16) {
     /* A NaN half widens to sign | 0x7f80 | quiet bit | mantissa << 13
      * (VCVTPH2PS quiets signalling NaNs), whose top half is the spec's
@@ -118,14 +118,6 @@ cast_pixels (const uint8_t *src, int64_t pixel_stride,
   const int64_t esize = type == SRC_F32 ? 4 : 2;
   int64_t px, c;
 
-  if (channel_stride == esize && pixel_stride == channels * esize
-      && channels == 3 && stored == 16) {
-    for (px = 0; px + 16 <= pixels; px += 16)
-      rgb16_pad16 (src + px * pixel_stride, type, dst + px * 32);
-    src += px * pixel_stride;
-    dst += px * 32;
-    pixels -= px;
-  }
   if (channel_stride == esize && channels >= 8) {
     for (px = 0; px < pixels; px++) {
       const uint8_t *s = src + px * pixel_stride;
@@ -151,31 +143,34 @@ cast_pixels (const uint8_t *src, int64_t pixel_stride,
     }
     return;
   }
-  if (pixels > 0)
-    sima_cast_pixels_fallback (src, pixel_stride, channel_stride, pixels,
-        channels, stored, dst, type);
+  sima_cast_pixels_fallback (src, pixel_stride, channel_stride, pixels,
+      channels, stored, dst, type);
 }
 
-/* A call's rows (a tile's depth slice): rows of whole 16-pixel RGB groups
- * are recognised once per call, other calls go row by row. */
+/* A call's rows (a tile's depth slice): RGB rows into pad16 slots are
+ * recognised once per call and go 16 pixels at a time from registers;
+ * what is left of a row, and every other shape, goes through cast_pixels. */
 SIMA_INLINE void
 cast_rows (const uint8_t *src, int64_t pixel_stride, int64_t channel_stride,
     int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
     int64_t rows, int64_t row_stride, SrcType type)
 {
   const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const int rgb = channel_stride == esize && channels == 3
+      && pixel_stride == 3 * esize && stored == 16;
   int64_t r, px;
 
-  if (channel_stride == esize && channels == 3 && pixel_stride == 3 * esize
-      && stored == 16 && pixels % 16 == 0) {
-    for (r = 0; r < rows; r++, src += row_stride)
-      for (px = 0; px < pixels; px += 16, dst += 16 * 32)
+  for (r = 0; r < rows; r++, src += row_stride) {
+    px = 0;
+    if (rgb)
+      for (; px + 16 <= pixels; px += 16, dst += 16 * 32)
         rgb16_pad16 (src + px * pixel_stride, type, dst);
-    return;
+    if (px < pixels) {
+      cast_pixels (src + px * pixel_stride, pixel_stride, channel_stride,
+          pixels - px, channels, stored, dst, type);
+      dst += (pixels - px) * stored * 2;
+    }
   }
-  for (r = 0; r < rows; r++)
-    cast_pixels (src + r * row_stride, pixel_stride, channel_stride, pixels,
-        channels, stored, dst + r * pixels * stored * 2, type);
 }
 
 SIMA_CAST_LEAF (sima_cast_pixels_f32_avx2, SRC_F32)

@@ -32,8 +32,7 @@ bf16x4 (const uint8_t *p, SrcType type)
   else
     bits = vreinterpretq_u32_f32 (vcvt_f32_f16 (vreinterpret_f16_u8 (vld1_u8
                 (p))));
-  add = vaddq_u32 (vdupq_n_u32 (0x7fff), vandq_u32 (vshrq_n_u32 (bits, 16),
-          vdupq_n_u32 (1)));
+  add = sima_bf16_addend4 (bits);
   if (type == SRC_F16) {
     /* FCVTL widens a NaN half to sign | 0x7f80 | quiet bit | mantissa <<
      * 13 (FPCR.DN is off, cpu.h), whose top half is the spec's sign |
@@ -68,25 +67,17 @@ rgb16_pad16 (const uint8_t *src, SrcType type, uint8_t *dst)
   const int64_t esize = type == SRC_F32 ? 4 : 2;
   uint8x16_t la, lb, lc, ha, hb, hc;
 
-#define AT(o) { o, o + 1, o + 2, 255, 255, 255, 255, 255, 255, 255, 255, \
-    255, 255, 255, 255, 255 }
-  static const uint8_t at[16][16] = {
-    AT (0), AT (3), AT (6), AT (9), AT (12), AT (15), AT (2), AT (5),
-    AT (8), AT (11), AT (14), AT (1), AT (4), AT (7), AT (10), AT (13)
-  };
-#undef AT
   bytes16 (src, type, &la, &ha);
   bytes16 (src + 16 * esize, type, &lb, &hb);
   bytes16 (src + 32 * esize, type, &lc, &hc);
   {
     const uint8x16x2_t lab = { { la, lb } }, hab = { { ha, hb } };
     const uint8x16x2_t lbc = { { lb, lc } }, hbc = { { hb, hc } };
+#define AT(p) vld1q_u8 (sima_rgb16_slot_index[p])
 #define SLOT(p, lo, hi) vst1q_u8_x2 (dst + 32 * (p), (uint8x16x2_t) { {      \
-          vqtbl1q_u8 ((lo), vld1q_u8 (at[p])),                                \
-          vqtbl1q_u8 ((hi), vld1q_u8 (at[p])) } })
+          vqtbl1q_u8 ((lo), AT (p)), vqtbl1q_u8 ((hi), AT (p)) } })
 #define SLOT2(p, lo, hi) vst1q_u8_x2 (dst + 32 * (p), (uint8x16x2_t) { {     \
-          vqtbl2q_u8 ((lo), vld1q_u8 (at[p])),                                \
-          vqtbl2q_u8 ((hi), vld1q_u8 (at[p])) } })
+          vqtbl2q_u8 ((lo), AT (p)), vqtbl2q_u8 ((hi), AT (p)) } })
     SLOT (0, la, ha);
     SLOT (1, la, ha);
     SLOT (2, la, ha);
@@ -105,6 +96,7 @@ rgb16_pad16 (const uint8_t *src, SrcType type, uint8_t *dst)
     SLOT (15, lc, hc);
 #undef SLOT
 #undef SLOT2
+#undef AT
   }
 }
 
@@ -116,14 +108,6 @@ cast_pixels (const uint8_t *src, int64_t pixel_stride,
   const int64_t esize = type == SRC_F32 ? 4 : 2;
   int64_t px, c;
 
-  if (channel_stride == esize && pixel_stride == channels * esize
-      && channels == 3 && stored == 16) {
-    for (px = 0; px + 16 <= pixels; px += 16)
-      rgb16_pad16 (src + px * pixel_stride, type, dst + px * 32);
-    src += px * pixel_stride;
-    dst += px * 32;
-    pixels -= px;
-  }
   if (channel_stride == esize && channels >= 8) {
     for (px = 0; px < pixels; px++) {
       const uint8_t *s = src + px * pixel_stride;
@@ -147,31 +131,34 @@ cast_pixels (const uint8_t *src, int64_t pixel_stride,
     }
     return;
   }
-  if (pixels > 0)
-    sima_cast_pixels_fallback (src, pixel_stride, channel_stride, pixels,
-        channels, stored, dst, type);
+  sima_cast_pixels_fallback (src, pixel_stride, channel_stride, pixels,
+      channels, stored, dst, type);
 }
 
-/* A call's rows (a tile's depth slice): rows of whole 16-pixel RGB groups
- * are recognised once per call, other calls go row by row. */
+/* A call's rows (a tile's depth slice): RGB rows into pad16 slots are
+ * recognised once per call and go 16 pixels at a time from registers;
+ * what is left of a row, and every other shape, goes through cast_pixels. */
 SIMA_INLINE void
 cast_rows (const uint8_t *src, int64_t pixel_stride, int64_t channel_stride,
     int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
     int64_t rows, int64_t row_stride, SrcType type)
 {
   const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const int rgb = channel_stride == esize && channels == 3
+      && pixel_stride == 3 * esize && stored == 16;
   int64_t r, px;
 
-  if (channel_stride == esize && channels == 3 && pixel_stride == 3 * esize
-      && stored == 16 && pixels % 16 == 0) {
-    for (r = 0; r < rows; r++, src += row_stride)
-      for (px = 0; px < pixels; px += 16, dst += 16 * 32)
+  for (r = 0; r < rows; r++, src += row_stride) {
+    px = 0;
+    if (rgb)
+      for (; px + 16 <= pixels; px += 16, dst += 16 * 32)
         rgb16_pad16 (src + px * pixel_stride, type, dst);
-    return;
+    if (px < pixels) {
+      cast_pixels (src + px * pixel_stride, pixel_stride, channel_stride,
+          pixels - px, channels, stored, dst, type);
+      dst += (pixels - px) * stored * 2;
+    }
   }
-  for (r = 0; r < rows; r++)
-    cast_pixels (src + r * row_stride, pixel_stride, channel_stride, pixels,
-        channels, stored, dst + r * pixels * stored * 2, type);
 }
 
 SIMA_CAST_LEAF (sima_cast_pixels_f32_neon, SRC_F32)

@@ -12,12 +12,15 @@
  * version: only 1.2-2.3x the scalar loop on our CPU.) test_simd_leaves
  * compares every lane with the table the scalar leaf reads.
  *
- * Contiguous pixels of 3-4 channels go two per vector from pad16 slots
- * (one per vector from smaller slots); each pixel's store also covers the
- * start of the next pixel, rewritten right after, and the row's last pixel
- * is stored value by value (element by element from smaller slots).
- * Channel runs of 8 or more go 16 (BF16) or 8 (FP32) at a time, other rows
- * use the scalar reference.
+ * Shapes recognised once per call (dequant_rows): contiguous pixels of 3-4
+ * channels from pad16 slots, two per vector (16-byte loads inside each
+ * slot; padding values never reach the output), FP32 two pixels and BF16
+ * four per 32-byte store, the row's last pixel from the vector but only its
+ * own values; 16-channel runs without an inner loop. Row by row
+ * (dequant_pixels): contiguous pixels of 3-4 channels from smaller slots
+ * one per vector (a store covering the start of the next pixel, rewritten
+ * right after; the last pixel element by element), channel runs of 8 or
+ * more 16 then 8 at a time; other rows use the scalar reference.
  */
 #include "dequant_pixels.h"
 #include "simd_leaf.h"
@@ -30,18 +33,15 @@ SIMA_INLINE __m128i
 bf16_bits4 (__m128 v)
 {
   __m128i bits = _mm_castps_si128 (v);
-  return _mm_srli_epi32 (_mm_add_epi32 (_mm_add_epi32 (bits,
-              _mm_set1_epi32 (0x7fff)), _mm_and_si128 (_mm_srli_epi32 (bits,
-                  16), _mm_set1_epi32 (1))), 16);
+  return _mm_srli_epi32 (_mm_add_epi32 (bits, sima_bf16_addend4 (bits)), 16);
 }
 
 SIMA_INLINE __m256i
 bf16_bits8 (__m256 v)
 {
   __m256i bits = _mm256_castps_si256 (v);
-  return _mm256_srli_epi32 (_mm256_add_epi32 (_mm256_add_epi32 (bits,
-              _mm256_set1_epi32 (0x7fff)), _mm256_and_si256
-          (_mm256_srli_epi32 (bits, 16), _mm256_set1_epi32 (1))), 16);
+  return _mm256_srli_epi32 (_mm256_add_epi32 (bits, sima_bf16_addend8 (bits)),
+      16);
 }
 
 /* The stages' constants in every lane: the zero point rounded to binary32
@@ -137,7 +137,8 @@ deq_rgb_slots (const uint8_t *src, int64_t pixels, int64_t channels,
         12, 13, -1, -1, -1, -1, 0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, -1,
         -1, -1, -1);
     const __m256i join = _mm256_setr_epi32 (0, 1, 2, 4, 5, 6, 7, 7);
-    for (; px + 6 <= pixels; px += 4) {
+    const int64_t spill = channels == 3 ? 2 : 0;
+    for (; px + 4 + spill <= pixels; px += 4) {
       const uint8_t *s = src + px * stored;
       __m256i p = _mm256_packus_epi32 (bf16_bits8 (deq2px (s, 2 * stored, z,
                   scale)), bf16_bits8 (deq2px (s + stored, 2 * stored, z,
@@ -164,14 +165,15 @@ deq_rgb_slots (const uint8_t *src, int64_t pixels, int64_t channels,
           channels);
     }
   } else {
-    /* the pair's values next to each other: one store of 32 bytes */
-    const __m256i pack = channels == 3
-        ? _mm256_setr_epi32 (0, 1, 2, 4, 5, 6, 7, 7)
-        : _mm256_setr_epi32 (0, 1, 2, 3, 4, 5, 6, 7);
-    for (; px + 2 < pixels; px += 2)
-      _mm256_storeu_ps ((float *) (void *) (dst + px * pixel_stride),
-          _mm256_permutevar8x32_ps (deq2px (src + px * stored, stored, z,
-                  scale), pack));
+    /* the pair's values next to each other (for 3 channels a permutation
+     * closes the gap): one store of 32 bytes */
+    const __m256i close = _mm256_setr_epi32 (0, 1, 2, 4, 5, 6, 7, 7);
+    for (; px + 2 < pixels; px += 2) {
+      __m256 v = deq2px (src + px * stored, stored, z, scale);
+      if (channels == 3)
+        v = _mm256_permutevar8x32_ps (v, close);
+      _mm256_storeu_ps ((float *) (void *) (dst + px * pixel_stride), v);
+    }
     if (px + 2 == pixels) {
       __m256 v = deq2px (src + px * stored, stored, z, scale);
       _mm_storeu_ps ((float *) (void *) (dst + px * pixel_stride),
@@ -213,7 +215,7 @@ dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
 
   if (channel_stride == esize && pixel_stride == channels * esize
       && channels >= 3 && channels <= 4 && stored >= 4) {
-    /* (pad16 slots are dequant_rows' deq_rgb_slots) */
+    /* smaller slots (compact C4); pad16 slots are dequant_rows' */
     for (px = 0; px + 1 < pixels; px++) {
       __m128 v = deq4 (src + px * stored, z, scale);
       if (bf16) {

@@ -49,9 +49,8 @@ SIMA_INLINE uint16x4_t
 bf16x4 (float32x4_t v)
 {
   uint32x4_t bits = vreinterpretq_u32_f32 (v);
-  return vmovn_u32 (vshrq_n_u32 (vaddq_u32 (vaddq_u32 (bits, vdupq_n_u32
-                  (0x7fff)), vandq_u32 (vshrq_n_u32 (bits, 16), vdupq_n_u32
-                  (1))), 16));
+  return vmovn_u32 (vshrq_n_u32 (vaddq_u32 (bits, sima_bf16_addend4 (bits)),
+          16));
 }
 
 /* 8 contiguous INT8 values -> 8 results (FP32 or BF16) at d. */

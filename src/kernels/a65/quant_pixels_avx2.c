@@ -13,11 +13,13 @@
  * the scalar reference. FP16 widens exactly with VCVTPH2PS, BF16 by a
  * 16-bit shift.
  *
- * Two shapes of row go wide: pixels that are contiguous (every channel of
- * a pixel, then the next pixel: RGB rows), quantized as one run and then
- * spread into the stored-channel slots; and channel runs of at least 8 with
- * a pixel stride (compact channel blocks), quantized pixel by pixel. Other
- * rows, and every tail shorter than a vector, use the scalar reference.
+ * Shapes that go wide: RGB rows into pad16 slots, 16 pixels at a time
+ * from registers, and 16-channel runs with a pixel stride (C16 tiles of
+ * wider tensors), two pixels per store, both recognised once per call
+ * (quant_rows); other contiguous pixels, quantized as one run and then
+ * spread into the stored-channel slots; channel runs of at least 8 with a
+ * pixel stride, pixel by pixel. Other rows, and every tail shorter than a
+ * vector, use the scalar reference.
  * Built with -mavx2 -mf16c; called only when sima_cpu_isas() has both.
  */
 #include "quant_pixels.h"
@@ -97,20 +99,29 @@ with_zero_point (__m256i a, __m256i b, __m256i zp2)
 _Static_assert (2 * (SIMA_QUANT_SATURATED + 128) < 32768,
     "with_zero_point doubles clamped values plus zero points in int16");
 
-/* 32 and 16 values -> bytes in order. The packs work per 128-bit lane; the
- * permutation puts the dwords back in order. */
+/* 16 values at s0 and 16 at s1 -> 32 bytes in order. The packs work per
+ * 128-bit lane; the permutation puts the dwords back in order. */
+SIMA_INLINE __m256i
+quant16x2 (const uint8_t *s0, const uint8_t *s1, __m256 mult, __m256i zp2,
+    SrcType type, int mode)
+{
+  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
+  __m256i a = quant8 (load8 (s0, type), mult, mode);
+  __m256i b = quant8 (load8 (s0 + 8 * esize, type), mult, mode);
+  __m256i c = quant8 (load8 (s1, type), mult, mode);
+  __m256i d = quant8 (load8 (s1 + 8 * esize, type), mult, mode);
+  __m256i v = _mm256_packs_epi16 (with_zero_point (a, b, zp2),
+      with_zero_point (c, d, zp2));
+  return _mm256_permutevar8x32_epi32 (v, order);
+}
+
+/* 32 and 16 contiguous values -> bytes in order. */
 SIMA_INLINE __m256i
 quant32 (const uint8_t *src, __m256 mult, __m256i zp2, SrcType type, int mode)
 {
   const int64_t esize = type == SRC_F32 ? 4 : 2;
-  const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
-  __m256i a = quant8 (load8 (src, type), mult, mode);
-  __m256i b = quant8 (load8 (src + 8 * esize, type), mult, mode);
-  __m256i c = quant8 (load8 (src + 16 * esize, type), mult, mode);
-  __m256i d = quant8 (load8 (src + 24 * esize, type), mult, mode);
-  __m256i v = _mm256_packs_epi16 (with_zero_point (a, b, zp2),
-      with_zero_point (c, d, zp2));
-  return _mm256_permutevar8x32_epi32 (v, order);
+  return quant16x2 (src, src + 16 * esize, mult, zp2, type, mode);
 }
 
 SIMA_INLINE __m128i
@@ -193,23 +204,6 @@ rgb_pad (const QuantConst *k)
   return _mm256_and_si256 (k->zp8, _mm256_setr_epi8 (0, 0, 0, -1, -1, -1, -1,
           -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, -1, -1, -1, -1, -1, -1,
           -1, -1, -1, -1, -1, -1, -1));
-}
-
-/* Two pixels of 16 channels (at s0 and s1) into 32 contiguous bytes. */
-SIMA_INLINE void
-quant2x16 (const uint8_t *s0, const uint8_t *s1, const QuantConst *k,
-    SrcType type, int mode, uint8_t *dst)
-{
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
-  const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
-  __m256i a = quant8 (load8 (s0, type), k->mult, mode);
-  __m256i b = quant8 (load8 (s0 + 8 * esize, type), k->mult, mode);
-  __m256i c = quant8 (load8 (s1, type), k->mult, mode);
-  __m256i d = quant8 (load8 (s1 + 8 * esize, type), k->mult, mode);
-  __m256i v = _mm256_packs_epi16 (with_zero_point (a, b, k->zp2),
-      with_zero_point (c, d, k->zp2));
-  _mm256_storeu_si256 ((__m256i *) (void *) dst,
-      _mm256_permutevar8x32_epi32 (v, order));
 }
 
 /* Quantizes n contiguous values at src (element size esize) to n bytes. */
@@ -302,18 +296,6 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
       quant_run (q, src, pixels * channels, dst, type, mode);
       return;
     }
-    if (channels == 3 && stored == 16) {
-      const QuantConst k = quant_const (q);
-      const __m256i pad = rgb_pad (&k);
-      for (px = 0; px + 16 <= pixels; px += 16)
-        rgb16_pad16 (src + px * pixel_stride, &k, pad, type, mode,
-            dst + px * 16);
-      src += px * pixel_stride;
-      dst += px * 16;
-      pixels -= px;
-      if (pixels == 0)
-        return;
-    }
     if (stored % 16 == 0 && channels <= RUN_ELEMENTS) {
       uint8_t run[RUN_ELEMENTS + 16];
       int64_t step = RUN_ELEMENTS / channels;
@@ -327,16 +309,7 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
     }
   } else if (channel_stride == esize && channels >= 8) {
     /* channel runs with a pixel stride */
-    px = 0;
-    if (channels == 16 && stored == 16) {
-      /* compact 16-channel tiles: two pixels fill one 32-byte store */
-      const QuantConst k = quant_const (q);
-      for (; px + 2 <= pixels; px += 2)
-        quant2x16 (src + px * pixel_stride, src + (px + 1) * pixel_stride, &k,
-            type, mode, dst + px * 16);
-      dst += px * 16;
-    }
-    for (; px < pixels; px++) {
+    for (px = 0; px < pixels; px++) {
       quant_run (q, src + px * pixel_stride, channels, dst, type, mode);
       if (stored > channels)
         memset (dst + channels, (uint8_t) q->zero_point,
@@ -349,10 +322,11 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
       pixels, channels, stored, dst, type);
 }
 
-/* A call's rows (a tile's depth slice). The shapes of whole tiles -- RGB
- * rows of 16-pixel groups into pad16 slots, pairs of 16-channel runs into
- * compact slots -- are recognised once per call and their constants set
- * once; other calls go row by row. */
+/* A call's rows (a tile's depth slice). Two shapes are recognised once
+ * per call, their constants set once: RGB rows into pad16 slots (16-pixel
+ * groups from registers) and 16-channel runs with a pixel stride into
+ * compact slots (two pixels per store); what is left of a row (fewer than
+ * 16 or 2 pixels), and every other shape, goes through quant_pixels. */
 SIMA_INLINE void
 quant_rows (const void *ctx, const uint8_t *src, int64_t pixel_stride,
     int64_t channel_stride, int64_t pixels, int64_t channels,
@@ -361,27 +335,32 @@ quant_rows (const void *ctx, const uint8_t *src, int64_t pixel_stride,
 {
   const int64_t esize = type == SRC_F32 ? 4 : 2;
   const QuantConst k = quant_const (ctx);
-  int64_t r, px;
+  const __m256i pad = rgb_pad (&k);
+  int64_t r, px, step = 0;
 
   if (channel_stride == esize && channels == 3 && pixel_stride == 3 * esize
-      && stored == 16 && pixels % 16 == 0) {
-    const __m256i pad = rgb_pad (&k);
-    for (r = 0; r < rows; r++, src += row_stride)
-      for (px = 0; px < pixels; px += 16, dst += 16 * 16)
+      && stored == 16)
+    step = 16;
+  else if (channel_stride == esize && channels == 16 && stored == 16
+      && pixel_stride != 16 * esize)
+    step = 2;
+  for (r = 0; r < rows; r++, src += row_stride) {
+    px = 0;
+    if (step == 16) {
+      for (; px + 16 <= pixels; px += 16, dst += 16 * 16)
         rgb16_pad16 (src + px * pixel_stride, &k, pad, type, mode, dst);
-    return;
+    } else if (step == 2) {
+      for (; px + 2 <= pixels; px += 2, dst += 32)
+        _mm256_storeu_si256 ((__m256i *) (void *) dst, quant16x2 (src + px
+                * pixel_stride, src + (px + 1) * pixel_stride, k.mult, k.zp2,
+                type, mode));
+    }
+    if (px < pixels) {
+      quant_pixels (ctx, src + px * pixel_stride, pixel_stride,
+          channel_stride, pixels - px, channels, stored, dst, type, mode);
+      dst += (pixels - px) * stored;
+    }
   }
-  if (channel_stride == esize && channels == 16 && stored == 16
-      && pixel_stride != 16 * esize && pixels % 2 == 0) {
-    for (r = 0; r < rows; r++, src += row_stride)
-      for (px = 0; px < pixels; px += 2, dst += 32)
-        quant2x16 (src + px * pixel_stride, src + (px + 1) * pixel_stride, &k,
-            type, mode, dst);
-    return;
-  }
-  for (r = 0; r < rows; r++)
-    quant_pixels (ctx, src + r * row_stride, pixel_stride, channel_stride,
-        pixels, channels, stored, dst + r * pixels * stored, type, mode);
 }
 
 SIMA_QUANT_LEAF (sima_quant_pixels_f32_avx2, SRC_F32)

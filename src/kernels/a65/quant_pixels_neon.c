@@ -12,9 +12,12 @@
  * spec's saturated value and NaN inputs the zero point, with no clamp and
  * no mask. FP16 widens exactly with FCVTL, BF16 by a 16-bit shift.
  *
- * The same two row shapes go wide as on x86 (contiguous RGB pixels into
- * 16-byte slots, from registers; channel runs with a pixel stride); every
- * other row and every tail uses the scalar reference.
+ * Shapes that go wide: RGB rows into pad16 slots, 16 pixels at a time from
+ * registers (recognised once per call, quant_rows); contiguous pixels into
+ * compact slots as one run; channel runs of at least 16 with a pixel
+ * stride, pixel by pixel. Every other row and every tail uses the scalar
+ * reference (x86 also spreads other contiguous pad16 rows and takes runs
+ * of 8).
  */
 #include "quant_pixels.h"
 #include "simd_leaf.h"
@@ -108,17 +111,10 @@ rgb16_pad16 (const uint8_t *src, const QuantConst *k, SrcType type, int mode,
   const int8x16_t c = quant16 (src + 32 * esize, k->mult, k->zp, type, mode);
   const int8x16x2_t ab = { { a, b } }, bc = { { b, c } };
 
-#define AT(o) { o, o + 1, o + 2, 255, 255, 255, 255, 255, 255, 255, 255, \
-    255, 255, 255, 255, 255 }
-  static const uint8_t at[16][16] = {
-    AT (0), AT (3), AT (6), AT (9), AT (12), AT (15), AT (2), AT (5),
-    AT (8), AT (11), AT (14), AT (1), AT (4), AT (7), AT (10), AT (13)
-  };
-#undef AT
 #define SLOT(p, v) vst1q_s8 ((int8_t *) (dst + 16 * (p)), \
-    vqtbx1q_s8 (k->zp8, (v), vld1q_u8 (at[p])))
+    vqtbx1q_s8 (k->zp8, (v), vld1q_u8 (sima_rgb16_slot_index[p])))
 #define SLOT2(p, v) vst1q_s8 ((int8_t *) (dst + 16 * (p)), \
-    vqtbx2q_s8 (k->zp8, (v), vld1q_u8 (at[p])))
+    vqtbx2q_s8 (k->zp8, (v), vld1q_u8 (sima_rgb16_slot_index[p])))
   SLOT (0, a);
   SLOT (1, a);
   SLOT (2, a);
@@ -170,16 +166,6 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
       quant_run (q, src, pixels * channels, dst, &k, type, mode);
       return;
     }
-    if (channels == 3 && stored == 16) {
-      for (px = 0; px + 16 <= pixels; px += 16)
-        rgb16_pad16 (src + px * pixel_stride, &k, type, mode,
-            dst + px * 16);
-      src += px * pixel_stride;
-      dst += px * 16;
-      pixels -= px;
-      if (pixels == 0)
-        return;
-    }
   } else if (channel_stride == esize && channels >= 16) {
     for (px = 0; px < pixels; px++) {
       quant_run (q, src + px * pixel_stride, channels, dst, &k, type, mode);
@@ -194,30 +180,33 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
       pixels, channels, stored, dst, type);
 }
 
-/* A call's rows (a tile's depth slice): rows of whole 16-pixel RGB groups
- * into pad16 slots are recognised once per call, other calls go row by
- * row. */
+/* A call's rows (a tile's depth slice): RGB rows into pad16 slots are
+ * recognised once per call and go 16 pixels at a time from registers;
+ * what is left of a row, and every other shape, goes through
+ * quant_pixels. */
 SIMA_INLINE void
 quant_rows (const void *ctx, const uint8_t *src, int64_t pixel_stride,
     int64_t channel_stride, int64_t pixels, int64_t channels,
     int64_t stored, uint8_t *dst, int64_t rows, int64_t row_stride,
     SrcType type, int mode)
 {
-  const SimaQuantNumerics *q = ctx;
   const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const QuantConst k = quant_const (ctx);
+  const int rgb = channel_stride == esize && channels == 3
+      && pixel_stride == 3 * esize && stored == 16;
   int64_t r, px;
 
-  if (channel_stride == esize && channels == 3 && pixel_stride == 3 * esize
-      && stored == 16 && pixels % 16 == 0) {
-    const QuantConst k = quant_const (q);
-    for (r = 0; r < rows; r++, src += row_stride)
-      for (px = 0; px < pixels; px += 16, dst += 16 * 16)
+  for (r = 0; r < rows; r++, src += row_stride) {
+    px = 0;
+    if (rgb)
+      for (; px + 16 <= pixels; px += 16, dst += 16 * 16)
         rgb16_pad16 (src + px * pixel_stride, &k, type, mode, dst);
-    return;
+    if (px < pixels) {
+      quant_pixels (ctx, src + px * pixel_stride, pixel_stride,
+          channel_stride, pixels - px, channels, stored, dst, type, mode);
+      dst += (pixels - px) * stored;
+    }
   }
-  for (r = 0; r < rows; r++)
-    quant_pixels (ctx, src + r * row_stride, pixel_stride, channel_stride,
-        pixels, channels, stored, dst + r * pixels * stored, type, mode);
 }
 
 SIMA_QUANT_LEAF (sima_quant_pixels_f32_neon, SRC_F32)

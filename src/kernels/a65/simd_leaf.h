@@ -2,10 +2,12 @@
 /*
  * simd_leaf.h - what every per-ISA leaf file shares: the source types, the
  * forced inlining that makes them (and the rounding mode) constants in the
- * vector loops, the fall-back to the scalar reference for rows no fast
- * path covers, the scalar tails, and the entry points (for QuantTess they
- * turn the plan's rounding mode into a constant). Included by *_avx2.c and
- * *_neon.c only.
+ * vector loops, the BF16 rounding addend in lanes (one per ISA), the
+ * positions of RGB pixels in 16-byte vectors, the fall-back to the scalar
+ * reference for rows no fast path covers, the scalar tails, and the entry
+ * points, which hand a call's rows to the including file's *_rows (for
+ * QuantTess they turn the plan's rounding mode into a constant). Included
+ * by *_avx2.c and *_neon.c only.
  */
 #ifndef SIMA_KERNELS_A65_SIMD_LEAF_H
 #define SIMA_KERNELS_A65_SIMD_LEAF_H
@@ -20,6 +22,51 @@
 typedef enum { SRC_F32, SRC_F16, SRC_BF16 } SrcType;
 
 #define SIMA_INLINE static inline __attribute__ ((always_inline))
+
+/* The BF16 rule of numerics/bf16_convert.h in lanes: what is added to
+ * binary32 bits before their top half is kept, 0x7fff plus the lowest
+ * kept bit (round to nearest, ties to even, NaN effects included). */
+#if defined(__AVX2__)
+#include <immintrin.h>
+
+SIMA_INLINE __m256i
+sima_bf16_addend8 (__m256i bits)
+{
+  return _mm256_add_epi32 (_mm256_set1_epi32 (0x7fff), _mm256_and_si256
+      (_mm256_srli_epi32 (bits, 16), _mm256_set1_epi32 (1)));
+}
+
+SIMA_INLINE __m128i
+sima_bf16_addend4 (__m128i bits)
+{
+  return _mm_add_epi32 (_mm_set1_epi32 (0x7fff), _mm_and_si128
+      (_mm_srli_epi32 (bits, 16), _mm_set1_epi32 (1)));
+}
+#elif defined(__ARM_NEON)
+#include <arm_neon.h>
+
+SIMA_INLINE uint32x4_t
+sima_bf16_addend4 (uint32x4_t bits)
+{
+  return vaddq_u32 (vdupq_n_u32 (0x7fff), vandq_u32 (vshrq_n_u32 (bits, 16),
+          vdupq_n_u32 (1)));
+}
+#endif
+
+/* 16 RGB pixels are 48 bytes in three 16-byte vectors: row p holds the
+ * positions of pixel p's 3 bytes in the vector that holds them (pixels 5
+ * and 10 cross into the next vector: positions in the pair), the other 13
+ * entries out of range (a table lookup writes its default there). The
+ * NEON leaves spread RGB rows into slots with it, one TBL/TBX per slot. */
+#define SIMA_RGB_AT(o) { o, o + 1, o + 2, 255, 255, 255, 255, 255, 255,      \
+    255, 255, 255, 255, 255, 255, 255 }
+static const uint8_t sima_rgb16_slot_index[16][16] = {
+  SIMA_RGB_AT (0), SIMA_RGB_AT (3), SIMA_RGB_AT (6), SIMA_RGB_AT (9),
+  SIMA_RGB_AT (12), SIMA_RGB_AT (15), SIMA_RGB_AT (2), SIMA_RGB_AT (5),
+  SIMA_RGB_AT (8), SIMA_RGB_AT (11), SIMA_RGB_AT (14), SIMA_RGB_AT (1),
+  SIMA_RGB_AT (4), SIMA_RGB_AT (7), SIMA_RGB_AT (10), SIMA_RGB_AT (13)
+};
+#undef SIMA_RGB_AT
 
 /* One source value, exactly (the scalar tails of the vector loops). */
 SIMA_INLINE SimaExactValue

@@ -30,7 +30,8 @@ typedef void (*SimaA65PackFn) (const void *ctx, const uint8_t *src,
 /* Converts `rows` consecutive rows of `pixels` INT8 tile pixels at src
  * (`stored_channels` bytes each, the first `channels` of which are
  * values) into a dense view (row r at dst + r * row_stride; byte strides
- * between pixels and between channels). Padding is never read. */
+ * between pixels and between channels). Padding values never reach the
+ * output (SIMD leaves may load whole slots, never beyond the rows). */
 typedef void (*SimaA65UnpackFn) (const void *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
     int64_t pixel_stride, int64_t channel_stride, int64_t rows,
