@@ -147,31 +147,7 @@ cast_pixels (const uint8_t *src, int64_t pixel_stride,
       channels, stored, dst, type);
 }
 
-/* A call's rows (a tile's depth slice): RGB rows into pad16 slots are
- * recognised once per call and go 16 pixels at a time from registers;
- * what is left of a row, and every other shape, goes through cast_pixels. */
-SIMA_INLINE void
-cast_rows (const uint8_t *src, int64_t pixel_stride, int64_t channel_stride,
-    int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
-    int64_t rows, int64_t row_stride, SrcType type)
-{
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
-  const int rgb = channel_stride == esize && channels == 3
-      && pixel_stride == 3 * esize && stored == 16;
-  int64_t r, px;
-
-  for (r = 0; r < rows; r++, src += row_stride) {
-    px = 0;
-    if (rgb)
-      for (; px + 16 <= pixels; px += 16, dst += 16 * 32)
-        rgb16_pad16 (src + px * pixel_stride, type, dst);
-    if (px < pixels) {
-      cast_pixels (src + px * pixel_stride, pixel_stride, channel_stride,
-          pixels - px, channels, stored, dst, type);
-      dst += (pixels - px) * stored * 2;
-    }
-  }
-}
+#include "cast_rows.h"
 
 SIMA_CAST_LEAF (sima_cast_pixels_f32_avx2, SRC_F32)
 SIMA_CAST_LEAF (sima_cast_pixels_f16_avx2, SRC_F16)

@@ -12,7 +12,7 @@
  * version: only 1.2-2.3x the scalar loop on our CPU.) test_simd_leaves
  * compares every lane with the table the scalar leaf reads.
  *
- * Shapes recognised once per call (dequant_rows): contiguous pixels of 3-4
+ * Shapes recognised once per call (dequant_rows.h): contiguous pixels of 3-4
  * channels from pad16 slots, two per vector (16-byte loads inside each
  * slot; padding values never reach the output), FP32 two pixels and BF16
  * four per 32-byte store, the row's last pixel from the vector but only its
@@ -46,15 +46,17 @@ bf16_bits8 (__m256 v)
 
 /* The stages' constants in every lane: the zero point rounded to binary32
  * at preparation, and the scale. */
+typedef __m256 DeqVec;
+
 SIMA_INLINE __m256
-zero_point8 (const SimaA65DequantCtx *ctx)
+deq_zero_point (const SimaA65DequantCtx *ctx)
 {
   return _mm256_castsi256_ps (_mm256_set1_epi32 ((int)
           ctx->zero_point_f32_bits));
 }
 
 SIMA_INLINE __m256
-scale8 (const SimaA65DequantCtx *ctx)
+deq_scale (const SimaA65DequantCtx *ctx)
 {
   return _mm256_castsi256_ps (_mm256_set1_epi32 ((int) ctx->scale_bits));
 }
@@ -122,12 +124,13 @@ store_last_bf16 (uint8_t *d, __m128i b, int64_t channels)
  * pixel but the row's last is stored as 4 values (4 BF16), the extra one
  * landing on the next pixel, which is written after it. */
 SIMA_INLINE void
-deq_rgb_slots (const uint8_t *src, int64_t pixels, int64_t channels,
-    int64_t stored, uint8_t *dst, int64_t pixel_stride, __m256 z,
-    __m256 scale, int bf16)
+deq_rgb_slots (const SimaA65DequantCtx *ctx, const uint8_t *src,
+    int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
+    int64_t pixel_stride, __m256 z, __m256 scale, int bf16)
 {
   int64_t px = 0;
 
+  (void) ctx;                   /* the last pixel comes from the vector */
   if (bf16) {
     /* four pixels per 32-byte store: vectors of pixels 0 and 2, 1 and 3
      * pack into 0, 1 | 2, 3; for 3 channels a shuffle and a dword
@@ -210,12 +213,12 @@ dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int bf16)
 {
   const int64_t esize = bf16 ? 2 : 4;
-  const __m256 z = zero_point8 (ctx), scale = scale8 (ctx);
+  const __m256 z = deq_zero_point (ctx), scale = deq_scale (ctx);
   int64_t px, c;
 
   if (channel_stride == esize && pixel_stride == channels * esize
       && channels >= 3 && channels <= 4 && stored >= 4) {
-    /* smaller slots (compact C4); pad16 slots are dequant_rows' */
+    /* smaller slots (compact C4); pad16 slots go through dequant_rows */
     for (px = 0; px + 1 < pixels; px++) {
       __m128 v = deq4 (src + px * stored, z, scale);
       if (bf16) {
@@ -257,36 +260,7 @@ dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
       pixel_stride, channel_stride, bf16);
 }
 
-/* A call's rows (a tile's depth slice): RGB rows from pad16 slots and
- * 16-channel runs are recognised once per call, other calls go row by
- * row. */
-SIMA_INLINE void
-dequant_rows (const SimaA65DequantCtx *ctx, const uint8_t *src,
-    int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
-    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
-    int64_t row_stride, int bf16)
-{
-  const int64_t esize = bf16 ? 2 : 4;
-  const __m256 z = zero_point8 (ctx), scale = scale8 (ctx);
-  int64_t r, px;
-
-  if (channel_stride == esize && pixel_stride == channels * esize
-      && channels >= 3 && channels <= 4 && stored % 16 == 0) {
-    for (r = 0; r < rows; r++, src += pixels * stored, dst += row_stride)
-      deq_rgb_slots (src, pixels, channels, stored, dst, pixel_stride, z,
-          scale, bf16);
-    return;
-  }
-  if (channel_stride == esize && channels == 16) {
-    for (r = 0; r < rows; r++, dst += row_stride)
-      for (px = 0; px < pixels; px++, src += stored)
-        deq16 (src, dst + px * pixel_stride, z, scale, bf16);
-    return;
-  }
-  for (r = 0; r < rows; r++)
-    dequant_pixels (ctx, src + r * pixels * stored, pixels, channels, stored,
-        dst + r * row_stride, pixel_stride, channel_stride, bf16);
-}
+#include "dequant_rows.h"
 
 SIMA_DEQUANT_LEAF (sima_dequant_pixels_f32_avx2, 0)
 SIMA_DEQUANT_LEAF (sima_dequant_pixels_bf16_avx2, 1)

@@ -15,8 +15,9 @@
  * Contiguous pixels of 3-4 channels in slots of 4 or more bytes go one
  * vector per pixel (each store also covers the start of the next pixel,
  * rewritten right after; the row's last pixel is written element by
- * element), channel runs of 8 or more go 8 at a time, other rows use the
- * scalar reference.
+ * element), channel runs of 8 or more go 8 at a time (16-channel runs and
+ * pad16 RGB rows recognised once per call, dequant_rows.h), other rows use
+ * the scalar reference.
  */
 #include "dequant_pixels.h"
 #include "simd_leaf.h"
@@ -27,14 +28,16 @@
 
 /* The stages' constants in every lane: the zero point rounded to binary32
  * at preparation, and the scale. */
+typedef float32x4_t DeqVec;
+
 SIMA_INLINE float32x4_t
-zero_point4 (const SimaA65DequantCtx *ctx)
+deq_zero_point (const SimaA65DequantCtx *ctx)
 {
   return vreinterpretq_f32_u32 (vdupq_n_u32 (ctx->zero_point_f32_bits));
 }
 
 SIMA_INLINE float32x4_t
-scale4 (const SimaA65DequantCtx *ctx)
+deq_scale (const SimaA65DequantCtx *ctx)
 {
   return vreinterpretq_f32_u32 (vdupq_n_u32 (ctx->scale_bits));
 }
@@ -71,30 +74,55 @@ deq8 (const uint8_t *s, uint8_t *d, float32x4_t z, float32x4_t scale,
   }
 }
 
+/* 16 contiguous INT8 values -> 16 contiguous results. */
+SIMA_INLINE void
+deq16 (const uint8_t *s, uint8_t *d, float32x4_t z, float32x4_t scale,
+    int bf16)
+{
+  deq8 (s, d, z, scale, bf16);
+  deq8 (s + 8, d + 8 * (bf16 ? 2 : 4), z, scale, bf16);
+}
+
+/* Contiguous output pixels of 3-4 channels from slots of 4 or more bytes,
+ * one vector per pixel: each store also covers the start of the next
+ * pixel, rewritten right after; the row's last pixel comes element by
+ * element from the exact table. */
+SIMA_INLINE void
+deq_rgb_slots (const SimaA65DequantCtx *ctx, const uint8_t *src,
+    int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
+    int64_t pixel_stride, float32x4_t z, float32x4_t scale, int bf16)
+{
+  const int64_t esize = bf16 ? 2 : 4;
+  int64_t px, c;
+
+  for (px = 0; px + 1 < pixels; px++) {
+    int8x8_t q8 = vreinterpret_s8_u32 (vdup_n_u32 (sima_load_u32 (src
+                + px * stored)));
+    float32x4_t v = deq4 (vmovl_s16 (vget_low_s16 (vmovl_s8 (q8))), z,
+        scale);
+    if (bf16)
+      vst1_u16 ((uint16_t *) (void *) (dst + px * pixel_stride), bf16x4 (v));
+    else
+      vst1q_f32 ((float *) (void *) (dst + px * pixel_stride), v);
+  }
+  for (c = 0; c < channels; c++)
+    sima_dequant_store1 (dst + px * pixel_stride + c * esize, ctx,
+        src[px * stored + c], bf16);
+}
+
 SIMA_INLINE void
 dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
     int64_t pixel_stride, int64_t channel_stride, int bf16)
 {
   const int64_t esize = bf16 ? 2 : 4;
-  const float32x4_t z = zero_point4 (ctx), scale = scale4 (ctx);
+  const float32x4_t z = deq_zero_point (ctx), scale = deq_scale (ctx);
   int64_t px, c;
 
   if (channel_stride == esize && pixel_stride == channels * esize
       && channels >= 3 && channels <= 4 && stored >= 4) {
-    for (px = 0; px + 1 < pixels; px++) {
-      int8x8_t q8 = vreinterpret_s8_u32 (vdup_n_u32 (sima_load_u32 (src
-                  + px * stored)));
-      float32x4_t v = deq4 (vmovl_s16 (vget_low_s16 (vmovl_s8 (q8))), z,
-          scale);
-      if (bf16)
-        vst1_u16 ((uint16_t *) (void *) (dst + px * pixel_stride), bf16x4 (v));
-      else
-        vst1q_f32 ((float *) (void *) (dst + px * pixel_stride), v);
-    }
-    for (c = 0; c < channels; c++)      /* the last pixel: exactly */
-      sima_dequant_store1 (dst + px * pixel_stride + c * esize, ctx,
-          src[px * stored + c], bf16);
+    deq_rgb_slots (ctx, src, pixels, channels, stored, dst, pixel_stride, z,
+        scale, bf16);
     return;
   }
   if (channel_stride == esize && channels >= 8) {
@@ -112,30 +140,7 @@ dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
       pixel_stride, channel_stride, bf16);
 }
 
-/* A call's rows (a tile's depth slice): 16-channel runs (C16 tiles of
- * wider tensors) are recognised once per call, other calls go row by row. */
-SIMA_INLINE void
-dequant_rows (const SimaA65DequantCtx *ctx, const uint8_t *src,
-    int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
-    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
-    int64_t row_stride, int bf16)
-{
-  const int64_t esize = bf16 ? 2 : 4;
-  const float32x4_t z = zero_point4 (ctx), scale = scale4 (ctx);
-  int64_t r, px;
-
-  if (channel_stride == esize && channels == 16) {
-    for (r = 0; r < rows; r++, dst += row_stride)
-      for (px = 0; px < pixels; px++, src += stored) {
-        deq8 (src, dst + px * pixel_stride, z, scale, bf16);
-        deq8 (src + 8, dst + px * pixel_stride + 8 * esize, z, scale, bf16);
-      }
-    return;
-  }
-  for (r = 0; r < rows; r++)
-    dequant_pixels (ctx, src + r * pixels * stored, pixels, channels, stored,
-        dst + r * row_stride, pixel_stride, channel_stride, bf16);
-}
+#include "dequant_rows.h"
 
 SIMA_DEQUANT_LEAF (sima_dequant_pixels_f32_neon, 0)
 SIMA_DEQUANT_LEAF (sima_dequant_pixels_bf16_neon, 1)

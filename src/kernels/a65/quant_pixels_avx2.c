@@ -16,7 +16,7 @@
  * Shapes that go wide: RGB rows into pad16 slots, 16 pixels at a time
  * from registers, and 16-channel runs with a pixel stride (C16 tiles of
  * wider tensors), two pixels per store, both recognised once per call
- * (quant_rows); other contiguous pixels, quantized as one run and then
+ * (quant_rows.h); other contiguous pixels, quantized as one run and then
  * spread into the stored-channel slots; channel runs of at least 8 with a
  * pixel stride, pixel by pixel. Other rows, and every tail shorter than a
  * vector, use the scalar reference.
@@ -137,11 +137,12 @@ quant16 (const uint8_t *src, __m256 mult, __m256i zp2, SrcType type, int mode)
       (_mm256_packs_epi16 (ab, ab), order));
 }
 
-/* The constants of a row: the multiplier, 2 * zero point (with_zero_point)
- * and the zero point in bytes. */
+/* The constants of a call: the multiplier, 2 * zero point
+ * (with_zero_point), the zero point in bytes, and the padding of two RGB
+ * pad16 slots (the zero point in bytes 3-15 of each lane). */
 typedef struct {
   __m256 mult;
-  __m256i zp2, zp8;
+  __m256i zp2, zp8, pad;
 } QuantConst;
 
 SIMA_INLINE QuantConst
@@ -151,6 +152,9 @@ quant_const (const SimaQuantNumerics *q)
   k.mult = _mm256_castsi256_ps (_mm256_set1_epi32 ((int) q->multiplier_bits));
   k.zp2 = _mm256_set1_epi16 ((short) (2 * q->zero_point));
   k.zp8 = _mm256_set1_epi8 ((char) q->zero_point);
+  k.pad = _mm256_and_si256 (k.zp8, _mm256_setr_epi8 (0, 0, 0, -1, -1, -1, -1,
+          -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, -1, -1, -1, -1, -1, -1,
+          -1, -1, -1, -1, -1, -1, -1));
   return k;
 }
 
@@ -161,8 +165,8 @@ quant_const (const SimaQuantNumerics *q)
  * of its pixels, broadcast to both lanes, with the padding (the zero
  * point) ORed into the bytes the shuffle zeroes. */
 SIMA_INLINE void
-rgb16_pad16 (const uint8_t *src, const QuantConst *k, __m256i pad,
-    SrcType type, int mode, uint8_t *dst)
+rgb16_pad16 (const uint8_t *src, const QuantConst *k, SrcType type, int mode,
+    uint8_t *dst)
 {
   const int64_t esize = type == SRC_F32 ? 4 : 2;
   const __m256i v = quant32 (src, k->mult, k->zp2, type, mode);
@@ -185,7 +189,7 @@ rgb16_pad16 (const uint8_t *src, const QuantConst *k, __m256i pad,
   const __m256i p67 = _mm256_setr_epi8 (PIXELS (10, 13));
 #undef PIXELS
 #define SLOTS(n, w, m) _mm256_storeu_si256 ((__m256i *) (void *) (dst \
-        + 32 * (n)), _mm256_or_si256 (_mm256_shuffle_epi8 ((w), (m)), pad))
+        + 32 * (n)), _mm256_or_si256 (_mm256_shuffle_epi8 ((w), (m)), k->pad))
   SLOTS (0, w0, p01);           /* pixels 0, 1: bytes 0-5 */
   SLOTS (1, w0, p23);           /* pixels 2, 3: bytes 6-11 */
   SLOTS (2, w12, p01);          /* pixels 4, 5: bytes 12-17 */
@@ -197,13 +201,13 @@ rgb16_pad16 (const uint8_t *src, const QuantConst *k, __m256i pad,
 #undef SLOTS
 }
 
-/* The padding of RGB pad16 slots: the zero point in bytes 3-15. */
-SIMA_INLINE __m256i
-rgb_pad (const QuantConst *k)
+/* Two pixels of 16 channels (at s0 and s1) into 32 contiguous bytes. */
+SIMA_INLINE void
+pixel2x16 (const uint8_t *s0, const uint8_t *s1, const QuantConst *k,
+    SrcType type, int mode, uint8_t *dst)
 {
-  return _mm256_and_si256 (k->zp8, _mm256_setr_epi8 (0, 0, 0, -1, -1, -1, -1,
-          -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, -1, -1, -1, -1, -1, -1,
-          -1, -1, -1, -1, -1, -1, -1));
+  _mm256_storeu_si256 ((__m256i *) (void *) dst, quant16x2 (s0, s1, k->mult,
+          k->zp2, type, mode));
 }
 
 /* Quantizes n contiguous values at src (element size esize) to n bytes. */
@@ -322,46 +326,7 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
       pixels, channels, stored, dst, type);
 }
 
-/* A call's rows (a tile's depth slice). Two shapes are recognised once
- * per call, their constants set once: RGB rows into pad16 slots (16-pixel
- * groups from registers) and 16-channel runs with a pixel stride into
- * compact slots (two pixels per store); what is left of a row (fewer than
- * 16 or 2 pixels), and every other shape, goes through quant_pixels. */
-SIMA_INLINE void
-quant_rows (const void *ctx, const uint8_t *src, int64_t pixel_stride,
-    int64_t channel_stride, int64_t pixels, int64_t channels,
-    int64_t stored, uint8_t *dst, int64_t rows, int64_t row_stride,
-    SrcType type, int mode)
-{
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
-  const QuantConst k = quant_const (ctx);
-  const __m256i pad = rgb_pad (&k);
-  int64_t r, px, step = 0;
-
-  if (channel_stride == esize && channels == 3 && pixel_stride == 3 * esize
-      && stored == 16)
-    step = 16;
-  else if (channel_stride == esize && channels == 16 && stored == 16
-      && pixel_stride != 16 * esize)
-    step = 2;
-  for (r = 0; r < rows; r++, src += row_stride) {
-    px = 0;
-    if (step == 16) {
-      for (; px + 16 <= pixels; px += 16, dst += 16 * 16)
-        rgb16_pad16 (src + px * pixel_stride, &k, pad, type, mode, dst);
-    } else if (step == 2) {
-      for (; px + 2 <= pixels; px += 2, dst += 32)
-        _mm256_storeu_si256 ((__m256i *) (void *) dst, quant16x2 (src + px
-                * pixel_stride, src + (px + 1) * pixel_stride, k.mult, k.zp2,
-                type, mode));
-    }
-    if (px < pixels) {
-      quant_pixels (ctx, src + px * pixel_stride, pixel_stride,
-          channel_stride, pixels - px, channels, stored, dst, type, mode);
-      dst += (pixels - px) * stored;
-    }
-  }
-}
+#include "quant_rows.h"
 
 SIMA_QUANT_LEAF (sima_quant_pixels_f32_avx2, SRC_F32)
 SIMA_QUANT_LEAF (sima_quant_pixels_f16_avx2, SRC_F16)

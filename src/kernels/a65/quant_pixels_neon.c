@@ -13,11 +13,11 @@
  * no mask. FP16 widens exactly with FCVTL, BF16 by a 16-bit shift.
  *
  * Shapes that go wide: RGB rows into pad16 slots, 16 pixels at a time from
- * registers (recognised once per call, quant_rows); contiguous pixels into
- * compact slots as one run; channel runs of at least 16 with a pixel
- * stride, pixel by pixel. Every other row and every tail uses the scalar
- * reference (x86 also spreads other contiguous pad16 rows and takes runs
- * of 8).
+ * registers, and 16-channel runs with a pixel stride, both recognised once
+ * per call (quant_rows.h); contiguous pixels into compact slots as one
+ * run; channel runs of at least 16 with a pixel stride, pixel by pixel.
+ * Every other row and every tail uses the scalar reference (x86 also
+ * spreads other contiguous pad16 rows and takes runs of 8).
  */
 #include "quant_pixels.h"
 #include "simd_leaf.h"
@@ -135,6 +135,15 @@ rgb16_pad16 (const uint8_t *src, const QuantConst *k, SrcType type, int mode,
 #undef SLOT2
 }
 
+/* Two pixels of 16 channels (at s0 and s1) into 32 contiguous bytes. */
+SIMA_INLINE void
+pixel2x16 (const uint8_t *s0, const uint8_t *s1, const QuantConst *k,
+    SrcType type, int mode, uint8_t *dst)
+{
+  vst1q_s8 ((int8_t *) dst, quant16 (s0, k->mult, k->zp, type, mode));
+  vst1q_s8 ((int8_t *) (dst + 16), quant16 (s1, k->mult, k->zp, type, mode));
+}
+
 /* Quantizes n contiguous values at src to n bytes. */
 SIMA_INLINE void
 quant_run (const SimaQuantNumerics *q, const uint8_t *src, int64_t n,
@@ -180,34 +189,7 @@ quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
       pixels, channels, stored, dst, type);
 }
 
-/* A call's rows (a tile's depth slice): RGB rows into pad16 slots are
- * recognised once per call and go 16 pixels at a time from registers;
- * what is left of a row, and every other shape, goes through
- * quant_pixels. */
-SIMA_INLINE void
-quant_rows (const void *ctx, const uint8_t *src, int64_t pixel_stride,
-    int64_t channel_stride, int64_t pixels, int64_t channels,
-    int64_t stored, uint8_t *dst, int64_t rows, int64_t row_stride,
-    SrcType type, int mode)
-{
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
-  const QuantConst k = quant_const (ctx);
-  const int rgb = channel_stride == esize && channels == 3
-      && pixel_stride == 3 * esize && stored == 16;
-  int64_t r, px;
-
-  for (r = 0; r < rows; r++, src += row_stride) {
-    px = 0;
-    if (rgb)
-      for (; px + 16 <= pixels; px += 16, dst += 16 * 16)
-        rgb16_pad16 (src + px * pixel_stride, &k, type, mode, dst);
-    if (px < pixels) {
-      quant_pixels (ctx, src + px * pixel_stride, pixel_stride,
-          channel_stride, pixels - px, channels, stored, dst, type, mode);
-      dst += (pixels - px) * stored;
-    }
-  }
-}
+#include "quant_rows.h"
 
 SIMA_QUANT_LEAF (sima_quant_pixels_f32_neon, SRC_F32)
 SIMA_QUANT_LEAF (sima_quant_pixels_f16_neon, SRC_F16)

@@ -5,9 +5,11 @@
  * vector loops, the BF16 rounding addend in lanes (one per ISA), the
  * positions of RGB pixels in 16-byte vectors, the fall-back to the scalar
  * reference for rows no fast path covers, the scalar tails, and the entry
- * points, which hand a call's rows to the including file's *_rows (for
- * QuantTess they turn the plan's rounding mode into a constant). Included
- * by *_avx2.c and *_neon.c only.
+ * points, which hand a call's rows to quant_rows, cast_rows and
+ * dequant_rows (quant_rows.h, cast_rows.h, dequant_rows.h, the same row
+ * drivers over each ISA file's vector code; for QuantTess the entry points
+ * turn the plan's rounding mode into a constant). Included by *_avx2.c and
+ * *_neon.c only.
  */
 #ifndef SIMA_KERNELS_A65_SIMD_LEAF_H
 #define SIMA_KERNELS_A65_SIMD_LEAF_H
