@@ -102,42 +102,13 @@ sima_cast_pixels_bf16_c (const void *ctx, const uint8_t *src,
 SimaA65PackFn
 sima_cast_pixels_select (int dtype)
 {
-  unsigned isas = sima_cpu_isas ();
-  int avx2 = (isas & (SIMA_ISA_AVX2 | SIMA_ISA_F16C))
-      == (SIMA_ISA_AVX2 | SIMA_ISA_F16C);
-
-  (void) avx2;
   switch (dtype) {
     case SIMA_DTYPE_FLOAT32:
-#ifdef SIMA_HAVE_AVX2
-      if (avx2)
-        return sima_cast_pixels_f32_avx2;
-#endif
-#ifdef SIMA_HAVE_NEON
-      if (isas & SIMA_ISA_NEON)
-        return sima_cast_pixels_f32_neon;
-#endif
-      return sima_cast_pixels_f32_c;
+      return SIMA_LEAF_FOR_CPU (sima_cast_pixels_f32);
     case SIMA_DTYPE_FLOAT16:
-#ifdef SIMA_HAVE_AVX2
-      if (avx2)
-        return sima_cast_pixels_f16_avx2;
-#endif
-#ifdef SIMA_HAVE_NEON
-      if (isas & SIMA_ISA_NEON)
-        return sima_cast_pixels_f16_neon;
-#endif
-      return sima_cast_pixels_f16_c;
+      return SIMA_LEAF_FOR_CPU (sima_cast_pixels_f16);
     case SIMA_DTYPE_BFLOAT16:
-#ifdef SIMA_HAVE_AVX2
-      if (avx2)
-        return sima_cast_pixels_bf16_avx2;
-#endif
-#ifdef SIMA_HAVE_NEON
-      if (isas & SIMA_ISA_NEON)
-        return sima_cast_pixels_bf16_neon;
-#endif
-      return sima_cast_pixels_bf16_c;
+      return SIMA_LEAF_FOR_CPU (sima_cast_pixels_bf16);
     default:
       return NULL;
   }

@@ -71,30 +71,11 @@ sima_dequant_pixels_bf16_c (const void *ctx, const uint8_t *src,
 SimaA65UnpackFn
 sima_dequant_pixels_select (int dtype)
 {
-  unsigned isas = sima_cpu_isas ();
-
-  (void) isas;
   switch (dtype) {
     case SIMA_DTYPE_FLOAT32:
-#ifdef SIMA_HAVE_AVX2
-      if (isas & SIMA_ISA_AVX2)
-        return sima_dequant_pixels_f32_avx2;
-#endif
-#ifdef SIMA_HAVE_NEON
-      if (isas & SIMA_ISA_NEON)
-        return sima_dequant_pixels_f32_neon;
-#endif
-      return sima_dequant_pixels_f32_c;
+      return SIMA_LEAF_FOR_CPU (sima_dequant_pixels_f32);
     case SIMA_DTYPE_BFLOAT16:
-#ifdef SIMA_HAVE_AVX2
-      if (isas & SIMA_ISA_AVX2)
-        return sima_dequant_pixels_bf16_avx2;
-#endif
-#ifdef SIMA_HAVE_NEON
-      if (isas & SIMA_ISA_NEON)
-        return sima_dequant_pixels_bf16_neon;
-#endif
-      return sima_dequant_pixels_bf16_c;
+      return SIMA_LEAF_FOR_CPU (sima_dequant_pixels_bf16);
     default:
       return NULL;
   }

@@ -98,60 +98,14 @@ sima_quant_pixels_bf16_c (const void *ctx, const uint8_t *src,
 SimaA65PackFn
 sima_quant_pixels_select (int dtype)
 {
-  static const struct {
-    int dtype;
-    SimaA65PackFn c;
-#ifdef SIMA_HAVE_AVX2
-    SimaA65PackFn avx2;
-#endif
-#ifdef SIMA_HAVE_NEON
-    SimaA65PackFn neon;
-#endif
-  } table[] = {
-    {SIMA_DTYPE_FLOAT32, sima_quant_pixels_f32_c,
-#ifdef SIMA_HAVE_AVX2
-        sima_quant_pixels_f32_avx2,
-#endif
-#ifdef SIMA_HAVE_NEON
-        sima_quant_pixels_f32_neon,
-#endif
-      },
-    {SIMA_DTYPE_FLOAT16, sima_quant_pixels_f16_c,
-#ifdef SIMA_HAVE_AVX2
-        sima_quant_pixels_f16_avx2,
-#endif
-#ifdef SIMA_HAVE_NEON
-        sima_quant_pixels_f16_neon,
-#endif
-      },
-    {SIMA_DTYPE_BFLOAT16, sima_quant_pixels_bf16_c,
-#ifdef SIMA_HAVE_AVX2
-        sima_quant_pixels_bf16_avx2,
-#endif
-#ifdef SIMA_HAVE_NEON
-        sima_quant_pixels_bf16_neon,
-#endif
-      },
-  };
-  unsigned isas = sima_cpu_isas ();
-  size_t i;
-
-  for (i = 0; i < sizeof table / sizeof table[0]; i++) {
-    SimaA65PackFn leaf;
-    if (table[i].dtype != dtype)
-      continue;
-    leaf = table[i].c;
-#ifdef SIMA_HAVE_AVX2
-    if ((isas & (SIMA_ISA_AVX2 | SIMA_ISA_F16C)) == (SIMA_ISA_AVX2
-            | SIMA_ISA_F16C))
-      leaf = table[i].avx2;
-#endif
-#ifdef SIMA_HAVE_NEON
-    if (isas & SIMA_ISA_NEON)
-      leaf = table[i].neon;
-#endif
-    return leaf;
+  switch (dtype) {
+    case SIMA_DTYPE_FLOAT32:
+      return SIMA_LEAF_FOR_CPU (sima_quant_pixels_f32);
+    case SIMA_DTYPE_FLOAT16:
+      return SIMA_LEAF_FOR_CPU (sima_quant_pixels_f16);
+    case SIMA_DTYPE_BFLOAT16:
+      return SIMA_LEAF_FOR_CPU (sima_quant_pixels_bf16);
+    default:
+      return NULL;
   }
-  (void) isas;
-  return NULL;
 }

@@ -26,6 +26,27 @@ unsigned sima_cpu_isas (void);
  * ignored). Exposed for tests. */
 unsigned sima_cpu_parse_disable (const char *list);
 
+/* The variant of a leaf this CPU runs, for leaves named PREFIX_c,
+ * PREFIX_avx2 and PREFIX_neon: the last ISA that is built and usable wins,
+ * the scalar reference otherwise. The *_avx2.c files are compiled with
+ * -mavx2 -mf16c, so they need both. An ISA that is not built drops its
+ * name unseen. */
+#ifdef SIMA_HAVE_AVX2
+#define SIMA_IF_AVX2(leaf, other) ((sima_cpu_isas () & (SIMA_ISA_AVX2        \
+            | SIMA_ISA_F16C)) == (SIMA_ISA_AVX2 | SIMA_ISA_F16C) ? (leaf)     \
+    : (other))
+#else
+#define SIMA_IF_AVX2(leaf, other) (other)
+#endif
+#ifdef SIMA_HAVE_NEON
+#define SIMA_IF_NEON(leaf, other) ((sima_cpu_isas () & SIMA_ISA_NEON)         \
+    ? (leaf) : (other))
+#else
+#define SIMA_IF_NEON(leaf, other) (other)
+#endif
+#define SIMA_LEAF_FOR_CPU(prefix)                                             \
+  SIMA_IF_NEON (prefix##_neon, SIMA_IF_AVX2 (prefix##_avx2, prefix##_c))
+
 /* SIMD leaves multiply and widen in hardware, so they need round-to-nearest,
  * subnormals kept (no flush-to-zero, no denormals-are-zero) and, on
  * AArch64, IEEE halves whose NaNs keep their payloads (FPCR.AHP and DN
