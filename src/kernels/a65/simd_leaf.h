@@ -84,26 +84,18 @@ sima_simd_decode1 (const uint8_t *p, SrcType type)
   }
 }
 
-/* Rows the SIMD paths do not cover: the scalar reference, same bytes. */
+/* Rows the SIMD paths do not cover: the scalar reference leaf of the same
+ * source type (indexed by SrcType), same bytes. */
 SIMA_INLINE void
 sima_quant_pixels_fallback (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
     int64_t channels, int64_t stored, uint8_t *dst, SrcType type)
 {
-  switch (type) {
-    case SRC_F32:
-      sima_quant_pixels_f32_c (ctx, src, pixel_stride, channel_stride, pixels,
-          channels, stored, dst, 1, 0);
-      break;
-    case SRC_F16:
-      sima_quant_pixels_f16_c (ctx, src, pixel_stride, channel_stride, pixels,
-          channels, stored, dst, 1, 0);
-      break;
-    default:
-      sima_quant_pixels_bf16_c (ctx, src, pixel_stride, channel_stride,
-          pixels, channels, stored, dst, 1, 0);
-      break;
-  }
+  static const SimaA65PackFn c[] = { sima_quant_pixels_f32_c,
+    sima_quant_pixels_f16_c, sima_quant_pixels_bf16_c
+  };
+  c[type] (ctx, src, pixel_stride, channel_stride, pixels, channels, stored,
+      dst, 1, 0);
 }
 
 /* A QuantTess leaf `name` for source TYPE, over the including file's
@@ -157,20 +149,11 @@ sima_cast_pixels_fallback (const uint8_t *src, int64_t pixel_stride,
     int64_t channel_stride, int64_t pixels, int64_t channels, int64_t stored,
     uint8_t *dst, SrcType type)
 {
-  switch (type) {
-    case SRC_F32:
-      sima_cast_pixels_f32_c (NULL, src, pixel_stride, channel_stride, pixels,
-          channels, stored, dst, 1, 0);
-      break;
-    case SRC_F16:
-      sima_cast_pixels_f16_c (NULL, src, pixel_stride, channel_stride, pixels,
-          channels, stored, dst, 1, 0);
-      break;
-    default:
-      sima_cast_pixels_bf16_c (NULL, src, pixel_stride, channel_stride,
-          pixels, channels, stored, dst, 1, 0);
-      break;
-  }
+  static const SimaA65PackFn c[] = { sima_cast_pixels_f32_c,
+    sima_cast_pixels_f16_c, sima_cast_pixels_bf16_c
+  };
+  c[type] (NULL, src, pixel_stride, channel_stride, pixels, channels, stored,
+      dst, 1, 0);
 }
 
 /* A CastTess leaf over the including file's cast_rows (src, pixel_stride,
