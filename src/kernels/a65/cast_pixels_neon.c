@@ -14,7 +14,6 @@
 #include "simd_leaf.h"
 
 #include <arm_neon.h>
-#include <string.h>
 
 #include "../numerics/bf16_convert.h"
 #include "load.h"
@@ -100,39 +99,15 @@ rgb16_pad16 (const uint8_t *src, SrcType type, uint8_t *dst)
   }
 }
 
+/* 8 values at s -> their 8 low bytes at lo, 8 high bytes at hi. */
 SIMA_INLINE void
-cast_pixels (const uint8_t *src, int64_t pixel_stride,
-    int64_t channel_stride, int64_t pixels, int64_t channels, int64_t stored,
-    uint8_t *dst, SrcType type)
+cast8 (const uint8_t *s, SrcType type, uint8_t *lo, uint8_t *hi)
 {
   const int64_t esize = type == SRC_F32 ? 4 : 2;
-  int64_t px, c;
-
-  if (channel_stride == esize && channels >= 8) {
-    for (px = 0; px < pixels; px++) {
-      const uint8_t *s = src + px * pixel_stride;
-      uint8_t *hi = dst + stored;
-      for (c = 0; c + 8 <= channels; c += 8) {
-        uint16x8_t v = vcombine_u16 (vmovn_u32 (bf16x4 (s + c * esize, type)),
-            vmovn_u32 (bf16x4 (s + (c + 4) * esize, type)));
-        vst1_u8 (dst + c, vmovn_u16 (v));
-        vst1_u8 (hi + c, vshrn_n_u16 (v, 8));
-      }
-      for (; c < channels; c++) {
-        uint16_t v = sima_simd_cast1 (s + c * esize, type);
-        dst[c] = (uint8_t) v;
-        hi[c] = (uint8_t) (v >> 8);
-      }
-      if (stored > channels) {
-        memset (dst + channels, 0, (size_t) (stored - channels));
-        memset (hi + channels, 0, (size_t) (stored - channels));
-      }
-      dst += 2 * stored;
-    }
-    return;
-  }
-  sima_cast_pixels_fallback (src, pixel_stride, channel_stride, pixels,
-      channels, stored, dst, type);
+  uint16x8_t v = vcombine_u16 (vmovn_u32 (bf16x4 (s, type)),
+      vmovn_u32 (bf16x4 (s + 4 * esize, type)));
+  vst1_u8 (lo, vmovn_u16 (v));
+  vst1_u8 (hi, vshrn_n_u16 (v, 8));
 }
 
 #include "cast_rows.h"
