@@ -207,57 +207,46 @@ deq16 (const uint8_t *s, uint8_t *d, __m256 z, __m256 scale, int bf16)
   }
 }
 
+/* 8 contiguous INT8 values -> 8 results (FP32 or BF16) at d. */
 SIMA_INLINE void
-dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
+deq8_to (const uint8_t *s, uint8_t *d, __m256 z, __m256 scale, int bf16)
+{
+  __m256 v = deq8 (s, z, scale);
+
+  if (bf16) {
+    __m256i b = bf16_bits8 (v);
+    _mm_storeu_si128 ((__m128i *) (void *) d, _mm256_castsi256_si128
+        (_mm256_permute4x64_epi64 (_mm256_packus_epi32 (b, b), 0x08)));
+  } else {
+    _mm256_storeu_ps ((float *) (void *) d, v);
+  }
+}
+
+/* Contiguous output pixels of 3-4 channels from slots of 4 or more bytes
+ * (compact C4), one vector per pixel: each store also covers the start of
+ * the next pixel, rewritten right after; the row's last pixel comes
+ * element by element from the exact table. */
+SIMA_INLINE void
+deq_rgb_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
-    int64_t pixel_stride, int64_t channel_stride, int bf16)
+    int64_t pixel_stride, __m256 z, __m256 scale, int bf16)
 {
   const int64_t esize = bf16 ? 2 : 4;
-  const __m256 z = deq_zero_point (ctx), scale = deq_scale (ctx);
   int64_t px, c;
 
-  if (channel_stride == esize && pixel_stride == channels * esize
-      && channels >= 3 && channels <= 4 && stored >= 4) {
-    /* smaller slots (compact C4); pad16 slots go through dequant_rows */
-    for (px = 0; px + 1 < pixels; px++) {
-      __m128 v = deq4 (src + px * stored, z, scale);
-      if (bf16) {
-        __m128i b = bf16_bits4 (v);
-        _mm_storel_epi64 ((__m128i *) (void *) (dst + px * pixel_stride),
-            _mm_packus_epi32 (b, b));
-      } else {
-        _mm_storeu_ps ((float *) (void *) (dst + px * pixel_stride), v);
-      }
+  for (px = 0; px + 1 < pixels; px++) {
+    __m128 v = deq4 (src + px * stored, z, scale);
+    if (bf16) {
+      __m128i b = bf16_bits4 (v);
+      _mm_storel_epi64 ((__m128i *) (void *) (dst + px * pixel_stride),
+          _mm_packus_epi32 (b, b));
+    } else {
+      _mm_storeu_ps ((float *) (void *) (dst + px * pixel_stride), v);
     }
-    for (c = 0; c < channels; c++)      /* the last pixel: exactly */
-      sima_dequant_store1 (dst + px * pixel_stride + c * esize, ctx,
-          src[px * stored + c], bf16);
-    return;
   }
-  if (channel_stride == esize && channels >= 8) {
-    for (px = 0; px < pixels; px++) {
-      const uint8_t *s = src + px * stored;
-      uint8_t *d = dst + px * pixel_stride;
-      for (c = 0; c + 16 <= channels; c += 16)
-        deq16 (s + c, d + c * esize, z, scale, bf16);
-      for (; c + 8 <= channels; c += 8) {
-        __m256 v = deq8 (s + c, z, scale);
-        if (bf16) {
-          __m256i b = bf16_bits8 (v);
-          _mm_storeu_si128 ((__m128i *) (void *) (d + c * 2),
-              _mm256_castsi256_si128 (_mm256_permute4x64_epi64
-                  (_mm256_packus_epi32 (b, b), 0x08)));
-        } else {
-          _mm256_storeu_ps ((float *) (void *) (d + c * 4), v);
-        }
-      }
-      for (; c < channels; c++)
-        sima_dequant_store1 (d + c * esize, ctx, s[c], bf16);
-    }
-    return;
-  }
-  sima_dequant_pixels_fallback (ctx, src, pixels, channels, stored, dst,
-      pixel_stride, channel_stride, bf16);
+  for (c = 0; c < channels; c++)
+    sima_dequant_store1 (dst + px * pixel_stride + c * esize, ctx,
+        src[px * stored + c], bf16);
 }
 
 #include "dequant_rows.h"

@@ -58,7 +58,7 @@ bf16x4 (float32x4_t v)
 
 /* 8 contiguous INT8 values -> 8 results (FP32 or BF16) at d. */
 SIMA_INLINE void
-deq8 (const uint8_t *s, uint8_t *d, float32x4_t z, float32x4_t scale,
+deq8_to (const uint8_t *s, uint8_t *d, float32x4_t z, float32x4_t scale,
     int bf16)
 {
   int16x8_t q = vmovl_s8 (vld1_s8 ((const int8_t *) s));
@@ -79,8 +79,8 @@ SIMA_INLINE void
 deq16 (const uint8_t *s, uint8_t *d, float32x4_t z, float32x4_t scale,
     int bf16)
 {
-  deq8 (s, d, z, scale, bf16);
-  deq8 (s + 8, d + 8 * (bf16 ? 2 : 4), z, scale, bf16);
+  deq8_to (s, d, z, scale, bf16);
+  deq8_to (s + 8, d + 8 * (bf16 ? 2 : 4), z, scale, bf16);
 }
 
 /* Contiguous output pixels of 3-4 channels from slots of 4 or more bytes,
@@ -88,7 +88,7 @@ deq16 (const uint8_t *s, uint8_t *d, float32x4_t z, float32x4_t scale,
  * pixel, rewritten right after; the row's last pixel comes element by
  * element from the exact table. */
 SIMA_INLINE void
-deq_rgb_slots (const SimaA65DequantCtx *ctx, const uint8_t *src,
+deq_rgb_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
     int64_t pixel_stride, float32x4_t z, float32x4_t scale, int bf16)
 {
@@ -110,34 +110,14 @@ deq_rgb_slots (const SimaA65DequantCtx *ctx, const uint8_t *src,
         src[px * stored + c], bf16);
 }
 
+/* Pad16 slots take the same path: 4-byte loads need no whole slot. */
 SIMA_INLINE void
-dequant_pixels (const SimaA65DequantCtx *ctx, const uint8_t *src,
+deq_rgb_slots (const SimaA65DequantCtx *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
-    int64_t pixel_stride, int64_t channel_stride, int bf16)
+    int64_t pixel_stride, float32x4_t z, float32x4_t scale, int bf16)
 {
-  const int64_t esize = bf16 ? 2 : 4;
-  const float32x4_t z = deq_zero_point (ctx), scale = deq_scale (ctx);
-  int64_t px, c;
-
-  if (channel_stride == esize && pixel_stride == channels * esize
-      && channels >= 3 && channels <= 4 && stored >= 4) {
-    deq_rgb_slots (ctx, src, pixels, channels, stored, dst, pixel_stride, z,
-        scale, bf16);
-    return;
-  }
-  if (channel_stride == esize && channels >= 8) {
-    for (px = 0; px < pixels; px++) {
-      const uint8_t *s = src + px * stored;
-      uint8_t *d = dst + px * pixel_stride;
-      for (c = 0; c + 8 <= channels; c += 8)
-        deq8 (s + c, d + c * esize, z, scale, bf16);
-      for (; c < channels; c++)
-        sima_dequant_store1 (d + c * esize, ctx, s[c], bf16);
-    }
-    return;
-  }
-  sima_dequant_pixels_fallback (ctx, src, pixels, channels, stored, dst,
-      pixel_stride, channel_stride, bf16);
+  deq_rgb_pixels (ctx, src, pixels, channels, stored, dst, pixel_stride, z,
+      scale, bf16);
 }
 
 #include "dequant_rows.h"
