@@ -158,6 +158,40 @@ static const ForcedShape forced_unpacks[] = {
 
 #define N_FORCED(a) ((int) (sizeof (a) / sizeof (a)[0]))
 
+/* One call's shape, forced (f) or drawn: the shapes the fast paths are
+ * written for half the time, and anything else. esize is the dense side's
+ * element size: cs and ps are its channel and pixel strides, row_span the
+ * bytes of one dense row, row_stride (>= row_span) between rows. */
+typedef struct {
+  int64_t channels, pixels, stored, cs, ps, row_span, rows, row_stride;
+} LeafCase;
+
+static LeafCase
+draw_case (TestRng *rng, const ForcedShape *f, int64_t esize)
+{
+  static const int64_t common[] = { 1, 2, 3, 4, 8, 16, 17, 32, 64 };
+  LeafCase c;
+  int pad16, shape;
+
+  c.channels = f ? f->channels : test_rng_below (rng, 2)
+      ? common[test_rng_below (rng, sizeof common / sizeof common[0])]
+      : test_rng_range (rng, 1, 70);
+  /* whole 16-pixel tile rows a quarter of the time: the leaves decide
+   * some shapes once per call when every row is whole groups */
+  c.pixels = f ? f->pixels : test_rng_below (rng, 4) == 0
+      ? 16 * test_rng_range (rng, 1, 3) : test_rng_range (rng, 1, 40);
+  pad16 = f ? f->pad16 : (int) test_rng_below (rng, 2);
+  c.stored = pad16 ? (c.channels + 15) / 16 * 16 : c.channels;
+  shape = f ? f->shape : (int) test_rng_below (rng, 3);
+  c.cs = shape == 2 ? esize * test_rng_range (rng, 2, 3) : esize;
+  c.ps = shape == 0 ? c.channels * c.cs
+      : c.channels * c.cs + esize * test_rng_range (rng, 0, 9);
+  c.row_span = (c.pixels - 1) * c.ps + (c.channels - 1) * c.cs + esize;
+  c.rows = test_rng_range (rng, 1, 3);
+  c.row_stride = c.row_span + esize * test_rng_range (rng, 0, 5);
+  return c;
+}
+
 static const float multipliers[] = { 1.0f, 0.5f, 127.0f, 3.14159f, 1e-3f,
   1e30f, 1.5e-40f
 };
@@ -176,27 +210,13 @@ sweep_pack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
 
   for (iter = 0; iter < RANDOM_CASES + FORCED_ROUNDS
       * N_FORCED (forced_packs); iter++) {
-    /* the shapes the fast paths are written for, and anything else */
-    static const int64_t common[] = { 1, 2, 3, 4, 8, 16, 17, 32, 64 };
     const int fi = iter - RANDOM_CASES;
     const ForcedShape *f = fi >= 0
         ? &forced_packs[fi % N_FORCED (forced_packs)] : NULL;
-    int64_t channels = f ? f->channels : test_rng_below (&rng, 2)
-        ? common[test_rng_below (&rng, sizeof common / sizeof common[0])]
-        : test_rng_range (&rng, 1, 70);
-    /* whole 16-pixel tile rows a quarter of the time: the leaves decide
-     * some shapes once per call when every row is whole groups */
-    int64_t pixels = f ? f->pixels : test_rng_below (&rng, 4) == 0
-        ? 16 * test_rng_range (&rng, 1, 3) : test_rng_range (&rng, 1, 40);
-    int pad16 = f ? f->pad16 : (int) test_rng_below (&rng, 2);
-    int64_t stored = pad16 ? (channels + 15) / 16 * 16 : channels;
-    int shape = f ? f->shape : (int) test_rng_below (&rng, 3);
-    int64_t cs = shape == 2 ? esize * test_rng_range (&rng, 2, 3) : esize;
-    int64_t ps = shape == 0 ? channels * cs
-        : channels * cs + esize * test_rng_range (&rng, 0, 9);
-    int64_t row_span = (pixels - 1) * ps + (channels - 1) * cs + esize;
-    int64_t rows = test_rng_range (&rng, 1, 3);
-    int64_t row_stride = row_span + esize * test_rng_range (&rng, 0, 5);
+    const LeafCase lc = draw_case (&rng, f, esize);
+    const int64_t channels = lc.channels, pixels = lc.pixels,
+        stored = lc.stored, cs = lc.cs, ps = lc.ps, row_span = lc.row_span,
+        rows = lc.rows, row_stride = lc.row_stride;
     size_t in_bytes = (size_t) ((rows - 1) * row_stride + row_span);
     size_t out_bytes = (size_t) (rows * pixels * stored * out_esize);
     uint8_t *src = page_end_tail (&in, in_bytes);
@@ -262,26 +282,13 @@ sweep_unpack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
 
   for (iter = 0; iter < RANDOM_CASES + FORCED_ROUNDS
       * N_FORCED (forced_unpacks); iter++) {
-    static const int64_t common[] = { 1, 2, 3, 4, 8, 16, 17, 32, 64 };
     const int fi = iter - RANDOM_CASES;
     const ForcedShape *f = fi >= 0
         ? &forced_unpacks[fi % N_FORCED (forced_unpacks)] : NULL;
-    int64_t channels = f ? f->channels : test_rng_below (&rng, 2)
-        ? common[test_rng_below (&rng, sizeof common / sizeof common[0])]
-        : test_rng_range (&rng, 1, 70);
-    /* whole 16-pixel tile rows a quarter of the time: the leaves decide
-     * some shapes once per call when every row is whole groups */
-    int64_t pixels = f ? f->pixels : test_rng_below (&rng, 4) == 0
-        ? 16 * test_rng_range (&rng, 1, 3) : test_rng_range (&rng, 1, 40);
-    int pad16 = f ? f->pad16 : (int) test_rng_below (&rng, 2);
-    int64_t stored = pad16 ? (channels + 15) / 16 * 16 : channels;
-    int shape = f ? f->shape : (int) test_rng_below (&rng, 3);
-    int64_t cs = shape == 2 ? esize * test_rng_range (&rng, 2, 3) : esize;
-    int64_t ps = shape == 0 ? channels * cs
-        : channels * cs + esize * test_rng_range (&rng, 0, 9);
-    int64_t row_span = (pixels - 1) * ps + (channels - 1) * cs + esize;
-    int64_t rows = test_rng_range (&rng, 1, 3);
-    int64_t row_stride = row_span + esize * test_rng_range (&rng, 0, 5);
+    const LeafCase lc = draw_case (&rng, f, esize);
+    const int64_t channels = lc.channels, pixels = lc.pixels,
+        stored = lc.stored, cs = lc.cs, ps = lc.ps, row_span = lc.row_span,
+        rows = lc.rows, row_stride = lc.row_stride;
     size_t in_bytes = (size_t) (rows * pixels * stored);
     size_t out_bytes = (size_t) ((rows - 1) * row_stride + row_span);
     uint8_t *src = page_end_tail (&in, in_bytes);
