@@ -26,14 +26,9 @@
 #include "simd_leaf.h"
 
 #include <immintrin.h>
-#include <string.h>
 
 #include "../numerics/quant_exact.h"
 #include "load.h"
-
-/* Pixels quantized per run: the run buffer holds them plus a vector of
- * slack, so the spreading loads never leave it. */
-#define RUN_ELEMENTS 1024
 
 SIMA_INLINE __m256
 load8 (const uint8_t *p, SrcType type)
@@ -213,21 +208,20 @@ pixel2x16 (const uint8_t *s0, const uint8_t *s1, const QuantConst *k,
 /* Quantizes n contiguous values at src (element size esize) to n bytes. */
 SIMA_INLINE void
 quant_run (const SimaQuantNumerics *q, const uint8_t *src, int64_t n,
-    uint8_t *dst, SrcType type, int mode)
+    uint8_t *dst, const QuantConst *k, SrcType type, int mode)
 {
   const int64_t esize = type == SRC_F32 ? 4 : 2;
-  const QuantConst k = quant_const (q);
   int64_t i = 0;
 
   for (; i + 32 <= n; i += 32)
     _mm256_storeu_si256 ((__m256i *) (void *) (dst + i), quant32 (src + i
-            * esize, k.mult, k.zp2, type, mode));
+            * esize, k->mult, k->zp2, type, mode));
   for (; i + 16 <= n; i += 16)
     _mm_storeu_si128 ((__m128i *) (void *) (dst + i), quant16 (src + i
-            * esize, k.mult, k.zp2, type, mode));
+            * esize, k->mult, k->zp2, type, mode));
   for (; i + 8 <= n; i += 8) {
     __m256i a = with_zero_point (quant8 (load8 (src + i * esize, type),
-            k.mult, mode), _mm256_setzero_si256 (), k.zp2);
+            k->mult, mode), _mm256_setzero_si256 (), k->zp2);
     /* lane 0 holds values 0-3, lane 1 values 4-7 */
     __m256i v = _mm256_permutevar8x32_epi32 (_mm256_packs_epi16 (a, a),
         _mm256_setr_epi32 (0, 4, 0, 0, 0, 0, 0, 0));
@@ -283,47 +277,6 @@ spread (const uint8_t *run, int64_t pixels, int64_t channels,
     }
     dst += stored;
   }
-}
-
-SIMA_INLINE void
-quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
-    int64_t channel_stride, int64_t pixels, int64_t channels,
-    int64_t stored, uint8_t *dst, SrcType type, int mode)
-{
-  const SimaQuantNumerics *q = ctx;
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
-  int64_t px;
-
-  if (channel_stride == esize && pixel_stride == channels * esize) {
-    /* contiguous pixels: one run, spread into the slots */
-    if (stored == channels) {
-      quant_run (q, src, pixels * channels, dst, type, mode);
-      return;
-    }
-    if (stored % 16 == 0 && channels <= RUN_ELEMENTS) {
-      uint8_t run[RUN_ELEMENTS + 16];
-      int64_t step = RUN_ELEMENTS / channels;
-      for (px = 0; px < pixels; px += step) {
-        int64_t n = pixels - px < step ? pixels - px : step;
-        quant_run (q, src + px * pixel_stride, n * channels, run, type, mode);
-        spread (run, n, channels, stored, (uint8_t) q->zero_point,
-            dst + px * stored);
-      }
-      return;
-    }
-  } else if (channel_stride == esize && channels >= 8) {
-    /* channel runs with a pixel stride */
-    for (px = 0; px < pixels; px++) {
-      quant_run (q, src + px * pixel_stride, channels, dst, type, mode);
-      if (stored > channels)
-        memset (dst + channels, (uint8_t) q->zero_point,
-            (size_t) (stored - channels));
-      dst += stored;
-    }
-    return;
-  }
-  sima_quant_pixels_fallback (ctx, src, pixel_stride, channel_stride,
-      pixels, channels, stored, dst, type);
 }
 
 #include "quant_rows.h"

@@ -12,18 +12,17 @@
  * spec's saturated value and NaN inputs the zero point, with no clamp and
  * no mask. FP16 widens exactly with FCVTL, BF16 by a 16-bit shift.
  *
- * Shapes that go wide: RGB rows into pad16 slots, 16 pixels at a time from
- * registers, and 16-channel runs with a pixel stride, both recognised once
- * per call (quant_rows.h); contiguous pixels into compact slots as one
- * run; channel runs of at least 16 with a pixel stride, pixel by pixel.
- * Every other row and every tail uses the scalar reference (x86 also
- * spreads other contiguous pad16 rows and takes runs of 8).
+ * The row code is quant_rows.h, as on x86: RGB rows into pad16 slots, 16
+ * pixels at a time from registers, and 16-channel runs with a pixel
+ * stride, both recognised once per call; other contiguous pixels as one
+ * run (spread into pad16 slots); channel runs of at least 8 with a pixel
+ * stride, pixel by pixel. Every other row and every tail shorter than 8
+ * uses the scalar reference.
  */
 #include "quant_pixels.h"
 #include "simd_leaf.h"
 
 #include <arm_neon.h>
-#include <string.h>
 
 #include "../numerics/quant_exact.h"
 #include "load.h"
@@ -155,38 +154,44 @@ quant_run (const SimaQuantNumerics *q, const uint8_t *src, int64_t n,
   for (; i + 16 <= n; i += 16)
     vst1q_s8 ((int8_t *) (dst + i), quant16 (src + i * esize, k->mult, k->zp,
             type, mode));
+  for (; i + 8 <= n; i += 8) {
+    int32x4_t a = quant4 (load4 (src + i * esize, type), k->mult, mode);
+    int32x4_t b = quant4 (load4 (src + (i + 4) * esize, type), k->mult, mode);
+    vst1_s8 ((int8_t *) (dst + i), vqmovn_s16 (vqaddq_s16 (vqmovn_high_s32
+                (vqmovn_s32 (a), b), k->zp)));
+  }
   for (; i < n; i++)
     dst[i] = (uint8_t) sima_quant_exact (sima_simd_decode1 (src + i * esize,
             type), q);
 }
 
+/* Spreads `pixels` pixels of `channels` bytes (packed in run) into slots
+ * of `stored` bytes, padding with the zero point; stored % 16 == 0. The
+ * run has 16 bytes of slack after its values. */
 SIMA_INLINE void
-quant_pixels (const void *ctx, const uint8_t *src, int64_t pixel_stride,
-    int64_t channel_stride, int64_t pixels, int64_t channels,
-    int64_t stored, uint8_t *dst, SrcType type, int mode)
+spread (const uint8_t *run, int64_t pixels, int64_t channels,
+    int64_t stored, uint8_t zero_point, uint8_t *dst)
 {
-  const SimaQuantNumerics *q = ctx;
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
-  const QuantConst k = quant_const (q);
-  int64_t px;
+  static const uint8_t ramp[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+    12, 13, 14, 15
+  };
+  const uint8x16_t index = vld1q_u8 (ramp), zp = vdupq_n_u8 (zero_point);
+  int64_t px, j;
 
-  if (channel_stride == esize && pixel_stride == channels * esize) {
-    if (stored == channels) {
-      quant_run (q, src, pixels * channels, dst, &k, type, mode);
-      return;
+  for (px = 0; px < pixels; px++) {
+    const uint8_t *s = run + px * channels;
+    for (j = 0; j < stored; j += 16) {
+      int64_t valid = channels - j;
+      if (valid <= 0) {
+        vst1q_u8 (dst + j, zp);
+        continue;
+      }
+      /* lanes below `valid` take the values, the others the zero point */
+      vst1q_u8 (dst + j, vbslq_u8 (vcltq_u8 (index, vdupq_n_u8 ((uint8_t)
+                      (valid < 16 ? valid : 16))), vld1q_u8 (s + j), zp));
     }
-  } else if (channel_stride == esize && channels >= 16) {
-    for (px = 0; px < pixels; px++) {
-      quant_run (q, src + px * pixel_stride, channels, dst, &k, type, mode);
-      if (stored > channels)
-        memset (dst + channels, (uint8_t) q->zero_point,
-            (size_t) (stored - channels));
-      dst += stored;
-    }
-    return;
+    dst += stored;
   }
-  sima_quant_pixels_fallback (ctx, src, pixel_stride, channel_stride,
-      pixels, channels, stored, dst, type);
 }
 
 #include "quant_rows.h"
