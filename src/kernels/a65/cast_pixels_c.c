@@ -12,12 +12,12 @@
 
 #include "../cpu/cpu.h"
 #include "../numerics/bf16_convert.h"
-#include "load.h"
+#include "source_value.h"
 
 /* A leaf: every pixel of every row of the call (each pixel two planes of
- * stored_channels bytes, rows following each other in dst); CONVERT turns
- * a scalar address into BF16 bits. Padding channels are zero. */
-#define SIMA_CAST_C_LEAF(name, CONVERT)                                       \
+ * stored_channels bytes, rows following each other in dst) from TYPE
+ * values. Padding channels are zero. */
+#define SIMA_CAST_C_LEAF(name, TYPE)                                       \
   void                                                                        \
   name (const void *ctx, const uint8_t *src, int64_t pixel_stride,            \
       int64_t channel_stride, int64_t pixels, int64_t channels,               \
@@ -31,7 +31,7 @@
         const uint8_t *s = src + r * row_stride + px * pixel_stride;          \
         uint8_t *hi = dst + stored_channels;                                  \
         for (c = 0; c < channels; c++) {                                      \
-          uint16_t v = CONVERT (s + c * channel_stride);                      \
+          uint16_t v = sima_source_bf16 (s + c * channel_stride, TYPE);       \
           dst[c] = (uint8_t) v;                                               \
           hi[c] = (uint8_t) (v >> 8);                                         \
         }                                                                     \
@@ -41,13 +41,9 @@
       }                                                                       \
   }
 
-#define CONVERT_F32(p) sima_bf16_from_f32_bits (sima_load_u32 (p))
-#define CONVERT_F16(p) sima_bf16_from_f16_bits (sima_load_u16 (p))
-#define CONVERT_BF16(p) sima_load_u16 (p)
-
-SIMA_CAST_C_LEAF (sima_cast_pixels_f32_c, CONVERT_F32)
-SIMA_CAST_C_LEAF (sima_cast_pixels_f16_c, CONVERT_F16)
-SIMA_CAST_C_LEAF (sima_cast_pixels_bf16_c, CONVERT_BF16)
+SIMA_CAST_C_LEAF (sima_cast_pixels_f32_c, SRC_F32)
+SIMA_CAST_C_LEAF (sima_cast_pixels_f16_c, SRC_F16)
+SIMA_CAST_C_LEAF (sima_cast_pixels_bf16_c, SRC_BF16)
 
 /* Runtime dispatch, once per plan: later ISAs win. */
 SimaA65PackFn

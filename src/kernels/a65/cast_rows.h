@@ -33,7 +33,7 @@ cast_pixels (const uint8_t *src, int64_t pixel_stride,
       for (c = 0; c + 8 <= channels; c += 8)
         cast8 (s + c * esize, type, dst + c, hi + c);
       for (; c < channels; c++) {
-        uint16_t v = sima_simd_cast1 (s + c * esize, type);
+        uint16_t v = sima_source_bf16 (s + c * esize, type);
         dst[c] = (uint8_t) v;
         hi[c] = (uint8_t) (v >> 8);
       }

@@ -229,7 +229,7 @@ quant_run (const SimaQuantNumerics *q, const uint8_t *src, int64_t n,
         _mm256_castsi256_si128 (v));
   }
   for (; i < n; i++)
-    dst[i] = (uint8_t) sima_quant_exact (sima_simd_decode1 (src + i * esize,
+    dst[i] = (uint8_t) sima_quant_exact (sima_source_exact (src + i * esize,
             type), q);
 }
 

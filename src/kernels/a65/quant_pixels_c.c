@@ -10,12 +10,12 @@
 
 #include "../cpu/cpu.h"
 #include "../numerics/quant_exact.h"
-#include "load.h"
+#include "source_value.h"
 
 /* A leaf: every pixel of every row of the call (rows of pixels *
- * stored_channels bytes follow each other in dst); DECODE turns a scalar
- * address into an exact value. Padding channels receive zero_point. */
-#define SIMA_QUANT_C_LEAF(name, DECODE)                                       \
+ * stored_channels bytes follow each other in dst) from TYPE values.
+ * Padding channels receive zero_point. */
+#define SIMA_QUANT_C_LEAF(name, TYPE)                                       \
   void                                                                        \
   name (const void *ctx, const uint8_t *src, int64_t pixel_stride,            \
       int64_t channel_stride, int64_t pixels, int64_t channels,               \
@@ -28,21 +28,17 @@
       for (px = 0; px < pixels; px++) {                                       \
         const uint8_t *s = src + r * row_stride + px * pixel_stride;          \
         for (c = 0; c < channels; c++)                                        \
-          dst[c] = (uint8_t) sima_quant_exact (DECODE (s + c                  \
-                  * channel_stride), q);                                      \
+          dst[c] = (uint8_t) sima_quant_exact (sima_source_exact (s + c       \
+                  * channel_stride, TYPE), q);                                \
         memset (dst + channels, (uint8_t) q->zero_point,                      \
             (size_t) (stored_channels - channels));                           \
         dst += stored_channels;                                               \
       }                                                                       \
   }
 
-#define DECODE_F32(p) sima_decode_f32 (sima_load_u32 (p))
-#define DECODE_F16(p) sima_decode_f16 (sima_load_u16 (p))
-#define DECODE_BF16(p) sima_decode_bf16 (sima_load_u16 (p))
-
-SIMA_QUANT_C_LEAF (sima_quant_pixels_f32_c, DECODE_F32)
-SIMA_QUANT_C_LEAF (sima_quant_pixels_f16_c, DECODE_F16)
-SIMA_QUANT_C_LEAF (sima_quant_pixels_bf16_c, DECODE_BF16)
+SIMA_QUANT_C_LEAF (sima_quant_pixels_f32_c, SRC_F32)
+SIMA_QUANT_C_LEAF (sima_quant_pixels_f16_c, SRC_F16)
+SIMA_QUANT_C_LEAF (sima_quant_pixels_bf16_c, SRC_BF16)
 
 /* Runtime dispatch, once per plan: later ISAs win. */
 SimaA65PackFn

@@ -161,7 +161,7 @@ quant_run (const SimaQuantNumerics *q, const uint8_t *src, int64_t n,
                 (vqmovn_s32 (a), b), k->zp)));
   }
   for (; i < n; i++)
-    dst[i] = (uint8_t) sima_quant_exact (sima_simd_decode1 (src + i * esize,
+    dst[i] = (uint8_t) sima_quant_exact (sima_source_exact (src + i * esize,
             type), q);
 }
 

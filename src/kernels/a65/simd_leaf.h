@@ -14,14 +14,11 @@
 #ifndef SIMA_KERNELS_A65_SIMD_LEAF_H
 #define SIMA_KERNELS_A65_SIMD_LEAF_H
 
-#include "../numerics/bf16_convert.h"
-#include "../numerics/quant_exact.h"
 #include "cast_pixels.h"
 #include "dequant_pixels.h"
 #include "load.h"
 #include "quant_pixels.h"
-
-typedef enum { SRC_F32, SRC_F16, SRC_BF16 } SrcType;
+#include "source_value.h"
 
 #define SIMA_INLINE static inline __attribute__ ((always_inline))
 
@@ -70,20 +67,6 @@ static const uint8_t sima_rgb16_slot_index[16][16] = {
 };
 #undef SIMA_RGB_AT
 
-/* One source value, exactly (the scalar tails of the vector loops). */
-SIMA_INLINE SimaExactValue
-sima_simd_decode1 (const uint8_t *p, SrcType type)
-{
-  switch (type) {
-    case SRC_F32:
-      return sima_decode_f32 (sima_load_u32 (p));
-    case SRC_F16:
-      return sima_decode_f16 (sima_load_u16 (p));
-    default:
-      return sima_decode_bf16 (sima_load_u16 (p));
-  }
-}
-
 /* Rows the SIMD paths do not cover: the scalar reference leaf of the same
  * source type (indexed by SrcType), same bytes. */
 SIMA_INLINE void
@@ -129,20 +112,6 @@ sima_quant_pixels_fallback (const void *ctx, const uint8_t *src,
   }
 
 /* ---- CastTess ---------------------------------------------------------- */
-
-/* One source value as BF16 (the scalar tails). */
-SIMA_INLINE uint16_t
-sima_simd_cast1 (const uint8_t *p, SrcType type)
-{
-  switch (type) {
-    case SRC_F32:
-      return sima_bf16_from_f32_bits (sima_load_u32 (p));
-    case SRC_F16:
-      return sima_bf16_from_f16_bits (sima_load_u16 (p));
-    default:
-      return sima_load_u16 (p);
-  }
-}
 
 SIMA_INLINE void
 sima_cast_pixels_fallback (const uint8_t *src, int64_t pixel_stride,
