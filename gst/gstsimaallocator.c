@@ -328,7 +328,8 @@ gst_sima_dmabuf_sync_end (GstMemory * mem, gboolean write)
 }
 
 GstBufferPool *
-gst_sima_dmabuf_pool_new (GstCaps * caps, guint size, guint min_buffers)
+gst_sima_dmabuf_pool_new (GstCaps * caps, guint size, guint min_buffers,
+    guint max_buffers)
 {
   GstBufferPool *pool = gst_buffer_pool_new ();
   GstStructure *config = gst_buffer_pool_get_config (pool);
@@ -337,7 +338,8 @@ gst_sima_dmabuf_pool_new (GstCaps * caps, guint size, guint min_buffers)
 
   gst_allocation_params_init (&params);
   params.align = 15;            /* tiled tensors need 16-byte alignment */
-  gst_buffer_pool_config_set_params (config, caps, size, min_buffers, 0);
+  gst_buffer_pool_config_set_params (config, caps, size, min_buffers,
+      max_buffers);
   gst_buffer_pool_config_set_allocator (config, allocator, &params);
   gst_object_unref (allocator);
   if (!gst_buffer_pool_set_config (pool, config)) {

@@ -35,9 +35,9 @@ void gst_sima_dmabuf_sync_begin (GstMemory * mem, gboolean write);
 void gst_sima_dmabuf_sync_end (GstMemory * mem, gboolean write);
 
 /* A buffer pool of this allocator's memories: size bytes per buffer,
- * 16-byte aligned. */
+ * 16-byte aligned, min_buffers to max_buffers of them (0: no maximum). */
 GstBufferPool *gst_sima_dmabuf_pool_new (GstCaps * caps, guint size,
-    guint min_buffers);
+    guint min_buffers, guint max_buffers);
 
 G_END_DECLS
 

@@ -158,7 +158,7 @@ static GstBufferPool *
 staging_pool (guint64 bytes)
 {
   GstBufferPool *pool = gst_sima_dmabuf_pool_new (NULL,
-      (guint) MAX (bytes, 1), 1);
+      (guint) MAX (bytes, 1), 1, 0);
   if (pool != NULL && !gst_buffer_pool_set_active (pool, TRUE))
     gst_clear_object (&pool);
   return pool;
@@ -429,7 +429,7 @@ gst_sima_base_transform_propose_allocation (GstBaseTransform * trans,
   if (need_pool && caps != NULL
       && gst_sima_caps_required_bytes (caps, &bytes, NULL)) {
     GstBufferPool *pool = gst_sima_dmabuf_pool_new (caps,
-        (guint) MAX (bytes, 1), 2);
+        (guint) MAX (bytes, 1), 2, 0);
     if (pool != NULL) {
       gst_query_add_allocation_pool (query, pool, (guint) MAX (bytes, 1), 2,
           0);
@@ -469,7 +469,7 @@ gst_sima_base_transform_decide_allocation (GstBaseTransform * trans,
       gst_clear_object (&pool);
   }
   if (pool == NULL) {
-    pool = gst_sima_dmabuf_pool_new (caps, size, MAX (min, 2));
+    pool = gst_sima_dmabuf_pool_new (caps, size, MAX (min, 2), 0);
   } else {
     GstStructure *config = gst_buffer_pool_get_config (pool);
     gst_buffer_pool_config_set_params (config, caps, size, min, max);
