@@ -11,10 +11,12 @@
 #include "detessdequant_fw.h"
 #include "pack_fw.h"
 
+/* The names come from wire.h, which the host includes too: one spelling of
+ * each capability for both sides of the boundary. */
 const SimaFwCapability simafw_capabilities[] = {
-  { SIMA_EV74_ROUTE_QUANTTESS, "simaai_kernels_ev74_quanttess_v1" },
-  { SIMA_EV74_ROUTE_DETESSDEQUANT, "simaai_kernels_ev74_detessdequant_v1" },
-  { SIMA_EV74_ROUTE_CASTTESS, "simaai_kernels_ev74_casttess_v1" },
+  { SIMA_EV74_ROUTE_QUANTTESS, SIMA_EV74_QUANTTESS_CAPABILITY },
+  { SIMA_EV74_ROUTE_DETESSDEQUANT, SIMA_EV74_DETESSDEQUANT_CAPABILITY },
+  { SIMA_EV74_ROUTE_CASTTESS, SIMA_EV74_CASTTESS_CAPABILITY },
 };
 const unsigned simafw_capability_count =
     sizeof simafw_capabilities / sizeof simafw_capabilities[0];

@@ -19,6 +19,10 @@ sima_bootstrap() {
       || missing+=("$pkg")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
+  # As root (CI: a fresh Debian 12) apt-get runs directly and sudo, which a
+  # minimal image lacks, is never called; other users need it. Nothing else
+  # in tools/test.sh needs privileges (tests/install installs into a
+  # temporary --destdir).
   if [ "$(id -u)" -ne 0 ]; then
     command -v sudo >/dev/null || {
       echo "bootstrap: need root or sudo to install: ${missing[*]}" >&2

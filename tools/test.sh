@@ -20,6 +20,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 configure() {  # dir, extra meson options...
   local dir=$1; shift
+  # relocatable .pc files (a project default, which only a new build dir
+  # takes on its own); tests/install checks them
+  set -- -Dpkgconfig.relocatable=true "$@"
   if [ -f "$dir/build.ninja" ]; then
     meson configure "$dir" "$@" >/dev/null
   else

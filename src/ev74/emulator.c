@@ -11,15 +11,20 @@
 #include "device_private.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 
+#include <simaai/kernels/ev74/wire.h>
+
 #include "../../firmware/native_entry.h"
 
-#define APERTURE_BASE UINT64_C (0x80000000)
-#define APERTURE_END UINT64_C (0x100000000)
+/* The emulator maps regions into the upper half of the 32-bit bus that
+ * descriptors can address (wire.h's limit): a 2 GiB aperture. */
+#define APERTURE_END SIMA_EV74_APERTURE_LIMIT
+#define APERTURE_BASE (APERTURE_END / 2)
 #define PAGE UINT64_C (4096)
 
 /* The device a worker thread serves, so that dropping the last reference
@@ -34,22 +39,106 @@ sima_emu_now_ns (void)
   return (uint64_t) ts.tv_sec * UINT64_C (1000000000) + (uint64_t) ts.tv_nsec;
 }
 
-/* ---- options -------------------------------------------------------------- */
+/* ---- clocks --------------------------------------------------------------- */
+
+/* Every timed wait of the emulator runs on CLOCK_MONOTONIC: a wall-clock step
+ * (NTP, settimeofday, a suspended VM catching up) must not fire a timeout
+ * early or hold it late. The conditions are created for that clock and the
+ * deadlines are read from it, here and only here. */
+#define SIMA_EMU_WAIT_CLOCK CLOCK_MONOTONIC
 
 static int
-parse_uint (const char *text, size_t len, uint64_t max, uint64_t *out)
+cond_init (pthread_cond_t *cond)
+{
+  pthread_condattr_t attr;
+  int err = pthread_condattr_init (&attr);
+
+  if (err != 0)
+    return err;
+  err = pthread_condattr_setclock (&attr, SIMA_EMU_WAIT_CLOCK);
+  if (err == 0)
+    err = pthread_cond_init (cond, &attr);
+  pthread_condattr_destroy (&attr);
+  return err;
+}
+
+/* The absolute deadline `ns` from now, for pthread_cond_timedwait on a
+ * condition made by cond_init. */
+static struct timespec
+deadline_after (uint64_t ns)
+{
+  struct timespec t;
+  uint64_t sum;
+
+  clock_gettime (SIMA_EMU_WAIT_CLOCK, &t);
+  sum = (uint64_t) t.tv_nsec + ns % UINT64_C (1000000000);
+  t.tv_sec += (time_t) (ns / UINT64_C (1000000000) + sum
+      / UINT64_C (1000000000));
+  t.tv_nsec = (long) (sum % UINT64_C (1000000000));
+  return t;
+}
+
+/* ---- options -------------------------------------------------------------- */
+
+/* The emulator's options: the one table that both the parser and its
+ * messages read, so the ranges a user is told are the ranges enforced. */
+typedef enum {
+  OPT_WORKERS,
+  OPT_LOCAL_KIB,
+  OPT_DMA,
+  OPT_MISSING,
+  OPT_FAULT,
+  OPT_FAULT_AFTER_JOBS,
+  OPT_FAULT_AFTER_COMMANDS,
+  OPT_HANG_MS,
+  OPT_COUNT
+} OptionId;
+
+/* words: the values of a word option, in the order of its enum; NULL for
+ * numbers, which take [min, max]. */
+static const char *const dma_words[] = { "immediate", "deferred", NULL };
+static const char *const fault_words[] = { "none", "dma-error", "hang",
+  "worker-failure", NULL
+};
+
+static const struct {
+  const char *name;
+  uint64_t min, max;
+  const char *const *words;
+  int fixed_at_open;            /* part of the device's shape */
+} option_table[OPT_COUNT] = {
+  [OPT_WORKERS] = { "workers", 1, SIMA_EMU_MAX_WORKERS, NULL, 1 },
+  [OPT_LOCAL_KIB] = { "local-kib", 1, 1024, NULL, 1 },
+  [OPT_DMA] = { "dma", 0, 0, dma_words, 0 },
+  [OPT_MISSING] = { "missing", 0, UINT16_MAX, NULL, 0 },
+  [OPT_FAULT] = { "fault", 0, 0, fault_words, 0 },
+  [OPT_FAULT_AFTER_JOBS] = { "fault-after-jobs", 0, UINT64_MAX, NULL, 0 },
+  [OPT_FAULT_AFTER_COMMANDS] = { "fault-after-commands", 0, INT64_MAX, NULL,
+    0 },
+  [OPT_HANG_MS] = { "hang-ms", 0, 600000, NULL, 0 },
+};
+
+/* How much of a user's option text a message quotes (the status message is
+ * 160 bytes and must still say what is valid). */
+#define QUOTE_MAX 40
+
+static int
+parse_uint (const char *text, size_t len, uint64_t min, uint64_t max,
+    uint64_t *out)
 {
   uint64_t v = 0;
   size_t i;
 
-  if (len == 0 || len > 19)     /* 19 digits cannot overflow 64 bits */
+  if (len == 0)
     return 0;
   for (i = 0; i < len; i++) {
-    if (text[i] < '0' || text[i] > '9')
+    uint64_t d = (uint64_t) (text[i] - '0');
+    /* v * 10 + d <= max, tested without overflowing */
+    if (text[i] < '0' || text[i] > '9' || d > max || v > (max - d) / 10)
       return 0;
-    v = v * 10 + (uint64_t) (text[i] - '0');
+    v = v * 10 + d;
   }
-  if (v > max)
+  if (v < min)
     return 0;
   *out = v;
   return 1;
@@ -61,10 +150,123 @@ is (const char *text, size_t len, const char *word)
   return strlen (word) == len && strncmp (text, word, len) == 0;
 }
 
+static int
+word_index (const char *const *words, const char *text, size_t len)
+{
+  int i;
+
+  for (i = 0; words[i] != NULL; i++)
+    if (is (text, len, words[i]))
+      return i;
+  return -1;
+}
+
+/* "workers is 1 to 4", "dma is immediate or deferred": what option `id`
+ * accepts, from option_table. */
+static void
+describe_option (OptionId id, char *buf, size_t size)
+{
+  const char *const *w = option_table[id].words;
+  size_t n;
+  int i;
+
+  if (id == OPT_MISSING) {
+    snprintf (buf, size, "missing is none, all, or up to %d routes (%llu to "
+        "%llu) joined by '+'", SIMA_EMU_MAX_MISSING,
+        (unsigned long long) option_table[id].min,
+        (unsigned long long) option_table[id].max);
+    return;
+  }
+  if (w == NULL) {
+    snprintf (buf, size, "%s is %llu to %llu", option_table[id].name,
+        (unsigned long long) option_table[id].min,
+        (unsigned long long) option_table[id].max);
+    return;
+  }
+  n = (size_t) snprintf (buf, size, "%s is", option_table[id].name);
+  for (i = 0; w[i] != NULL && n < size; i++)
+    n += (size_t) snprintf (buf + n, size - n, "%s%s", i == 0 ? " "
+        : w[i + 1] == NULL ? " or " : ", ", w[i]);
+}
+
+/* missing=none|all|ROUTE[+ROUTE...]: replaces the set of absent routes. */
+static int
+parse_missing (SimaEmuConfig *c, const char *v, size_t vlen)
+{
+  SimaEmuConfig t = *c;
+  uint64_t n;
+
+  t.missing_all = 0;
+  t.n_missing = 0;
+  if (!is (v, vlen, "none") && !is (v, vlen, "all")) {
+    for (;;) {
+      const char *plus = memchr (v, '+', vlen);
+      size_t l = plus ? (size_t) (plus - v) : vlen;
+      if (t.n_missing == SIMA_EMU_MAX_MISSING
+          || !parse_uint (v, l, option_table[OPT_MISSING].min,
+              option_table[OPT_MISSING].max, &n))
+        return 0;
+      t.missing[t.n_missing++] = (uint16_t) n;
+      if (plus == NULL)
+        break;
+      v = plus + 1;
+      vlen -= l + 1;
+    }
+  } else {
+    t.missing_all = is (v, vlen, "all");
+  }
+  *c = t;
+  return 1;
+}
+
+static int
+parse_value (SimaEmuConfig *c, OptionId id, const char *v, size_t vlen)
+{
+  uint64_t n = 0;
+  int w = 0;
+
+  if (id == OPT_MISSING)
+    return parse_missing (c, v, vlen);
+  if (option_table[id].words != NULL) {
+    if ((w = word_index (option_table[id].words, v, vlen)) < 0)
+      return 0;
+  } else if (!parse_uint (v, vlen, option_table[id].min, option_table[id].max,
+          &n)) {
+    return 0;
+  }
+  switch (id) {
+    case OPT_WORKERS:
+      c->workers = (uint32_t) n;
+      break;
+    case OPT_LOCAL_KIB:
+      c->local_bytes = (uint32_t) n * 1024;
+      break;
+    case OPT_DMA:
+      c->dma = w == 1 ? SIMA_HOST_DMA_DEFERRED : SIMA_HOST_DMA_IMMEDIATE;
+      break;
+    case OPT_FAULT:
+      c->fault = (SimaEmuFault) w;      /* fault_words is in enum order */
+      break;
+    case OPT_FAULT_AFTER_JOBS:
+      c->fault_after_jobs = n;
+      break;
+    case OPT_FAULT_AFTER_COMMANDS:
+      c->fault_after_commands = (int64_t) n;
+      break;
+    case OPT_HANG_MS:
+      c->hang_ms = (uint32_t) n;
+      break;
+    default:
+      return 0;
+  }
+  return 1;
+}
+
 SimaStatus
 sima_emu_parse_options (SimaEmuConfig *c, const char *options, int at_open)
 {
   const char *p = options;
+  unsigned seen = 0;
 
   if (at_open) {
     memset (c, 0, sizeof *c);
@@ -77,67 +279,39 @@ sima_emu_parse_options (SimaEmuConfig *c, const char *options, int at_open)
   while (*p != '\0') {
     const char *end = strchr (p, ','), *eq;
     size_t len = end ? (size_t) (end - p) : strlen (p), klen, vlen;
-    const char *v;
-    uint64_t n = 0;
-    int ok = 0;
+    int quoted = len > QUOTE_MAX ? QUOTE_MAX : (int) len;
+    char valid[112], known[112];
+    int id;
 
     eq = memchr (p, '=', len);
-    if (eq == NULL)
-      goto bad;
-    klen = (size_t) (eq - p);
-    v = eq + 1;
-    vlen = len - klen - 1;
-    if (is (p, klen, "workers")) {
-      ok = at_open && parse_uint (v, vlen, 4, &n) && n >= 1;
-      c->workers = (uint32_t) n;
-    } else if (is (p, klen, "local-kib")) {
-      ok = at_open && parse_uint (v, vlen, 1024, &n) && n >= 1;
-      c->local_bytes = (uint32_t) n * 1024;
-    } else if (is (p, klen, "dma")) {
-      ok = is (v, vlen, "immediate") || is (v, vlen, "deferred");
-      c->dma = is (v, vlen, "deferred") ? SIMA_HOST_DMA_DEFERRED
-          : SIMA_HOST_DMA_IMMEDIATE;
-    } else if (is (p, klen, "missing")) {
-      if (is (v, vlen, "none")) {
-        c->missing_all = 0;
-        c->n_missing = 0;
-        ok = 1;
-      } else if (is (v, vlen, "all")) {
-        c->missing_all = ok = 1;
-      } else if (parse_uint (v, vlen, 65535, &n)
-          && c->n_missing < SIMA_EMU_MAX_MISSING) {
-        c->missing[c->n_missing++] = (uint16_t) n;
-        ok = 1;
-      }
-    } else if (is (p, klen, "fault")) {
-      ok = 1;
-      if (is (v, vlen, "none"))
-        c->fault = SIMA_EMU_FAULT_NONE;
-      else if (is (v, vlen, "dma-error"))
-        c->fault = SIMA_EMU_FAULT_DMA_ERROR;
-      else if (is (v, vlen, "hang"))
-        c->fault = SIMA_EMU_FAULT_HANG;
-      else if (is (v, vlen, "worker-failure"))
-        c->fault = SIMA_EMU_FAULT_WORKER_FAILURE;
-      else
-        ok = 0;
-    } else if (is (p, klen, "fault-after-jobs")) {
-      ok = parse_uint (v, vlen, UINT64_MAX, &c->fault_after_jobs);
-    } else if (is (p, klen, "fault-after-commands")) {
-      ok = parse_uint (v, vlen, INT64_MAX, &n);
-      c->fault_after_commands = (int64_t) n;
-    } else if (is (p, klen, "hang-ms")) {
-      ok = parse_uint (v, vlen, 600000, &n);
-      c->hang_ms = (uint32_t) n;
+    klen = eq ? (size_t) (eq - p) : len;
+    vlen = eq ? len - klen - 1 : 0;
+    for (id = 0; id < OPT_COUNT; id++)
+      if (is (p, klen, option_table[id].name))
+        break;
+    if (id == OPT_COUNT) {
+      size_t n = 0;
+      for (id = 0; id < OPT_COUNT && n < sizeof known; id++)
+        n += (size_t) snprintf (known + n, sizeof known - n, "%s%s",
+            id == 0 ? "" : ", ", option_table[id].name);
+      return sima_status_make (SIMA_INVALID_ARGUMENT,
+          "EV74 emulator option '%.*s' is unknown; options: %s",
+          quoted > 24 ? 24 : quoted, p, known);
     }
-    if (!ok)
-      goto bad;
+    if (seen & (1u << id))
+      return sima_status_make (SIMA_INVALID_ARGUMENT,
+          "EV74 emulator option '%s' is given twice", option_table[id].name);
+    seen |= 1u << id;
+    if (!at_open && option_table[id].fixed_at_open)
+      return sima_status_make (SIMA_INVALID_ARGUMENT,
+          "EV74 emulator option '%.*s' cannot be changed: %s is fixed at "
+          "open", quoted, p, option_table[id].name);
+    if (eq == NULL || !parse_value (c, (OptionId) id, eq + 1, vlen)) {
+      describe_option ((OptionId) id, valid, sizeof valid);
+      return sima_status_make (SIMA_INVALID_ARGUMENT,
+          "EV74 emulator option '%.*s' is not valid: %s", quoted, p, valid);
+    }
     p += len + (end != NULL);
-    continue;
-  bad:
-    return sima_status_make (SIMA_INVALID_ARGUMENT,
-        "EV74 emulator option '%.*s' is not valid%s", (int) len, p,
-        at_open ? "" : " (workers and local-kib are fixed at open)");
   }
   return sima_status_ok ();
 }
@@ -289,12 +463,8 @@ run_part (SimaEv74Device *dev, SimaEv74Job *job, uint32_t part,
   SimaHostHal hal;
 
   if (job->faulty && c->fault == SIMA_EMU_FAULT_HANG && part == 0) {
-    struct timespec until;
-    uint64_t deadline;
-    clock_gettime (CLOCK_REALTIME, &until);
-    deadline = (uint64_t) until.tv_nsec + (uint64_t) c->hang_ms * 1000000u;
-    until.tv_sec += (time_t) (deadline / 1000000000u);
-    until.tv_nsec = (long) (deadline % 1000000000u);
+    struct timespec until = deadline_after ((uint64_t) c->hang_ms
+        * UINT64_C (1000000));
     pthread_mutex_lock (&dev->lock);
     while (!dev->shutdown
         && pthread_cond_timedwait (&dev->work, &dev->lock, &until) == 0) {
@@ -449,8 +619,17 @@ sima_emu_start (SimaEv74Device *dev)
   uint32_t i;
 
   pthread_mutex_init (&dev->lock, NULL);
-  pthread_cond_init (&dev->work, NULL);
-  pthread_cond_init (&dev->idle, NULL);
+  if (cond_init (&dev->work) != 0) {
+    pthread_mutex_destroy (&dev->lock);
+    return sima_status_make (SIMA_OUT_OF_RESOURCES,
+        "EV74 emulator: cannot create a monotonic condition variable");
+  }
+  if (cond_init (&dev->idle) != 0) {
+    pthread_cond_destroy (&dev->work);
+    pthread_mutex_destroy (&dev->lock);
+    return sima_status_make (SIMA_OUT_OF_RESOURCES,
+        "EV74 emulator: cannot create a monotonic condition variable");
+  }
   for (i = 0; i < dev->config.workers; i++)
     if ((dev->local[i] = aligned_alloc (64, dev->config.local_bytes)) == NULL)
       goto fail;
@@ -524,8 +703,14 @@ sima_ev74_submit (SimaEv74Device *dev, const SimaEv74Descriptor *desc,
     }
     return sima_status_make (SIMA_OUT_OF_RESOURCES, "EV74 submit: no memory");
   }
+  if (cond_init (&job->cond) != 0) {
+    free (job->map);
+    free (job->regions);
+    free (job);
+    return sima_status_make (SIMA_OUT_OF_RESOURCES,
+        "EV74 submit: cannot create a monotonic condition variable");
+  }
   pthread_mutex_init (&job->lock, NULL);
-  pthread_cond_init (&job->cond, NULL);
   job->refs = 2;                /* caller and device */
   job->desc = *desc;
   job->n_regions = n_regions;
@@ -559,13 +744,8 @@ sima_ev74_job_wait (SimaEv74Job *job, int64_t timeout_ns)
 
   if (job == NULL)
     return sima_status_make (SIMA_INVALID_ARGUMENT, "EV74 wait: job is NULL");
-  if (timeout_ns >= 0) {
-    uint64_t ns;
-    clock_gettime (CLOCK_REALTIME, &until);
-    ns = (uint64_t) until.tv_nsec + (uint64_t) timeout_ns;
-    until.tv_sec += (time_t) (ns / 1000000000u);
-    until.tv_nsec = (long) (ns % 1000000000u);
-  }
+  if (timeout_ns >= 0)
+    until = deadline_after ((uint64_t) timeout_ns);
   pthread_mutex_lock (&job->lock);
   while (!job->retired) {
     if (timeout_ns < 0) {

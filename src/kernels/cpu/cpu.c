@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "cpu.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,12 @@
 #define SIMA_X86 1
 #endif
 
-/* Bit 31: computed. A race computes the same value twice: harmless. */
-static volatile unsigned cached_isas;
+/* Bit 31: computed. Threads that prepare at once may all find it clear and
+ * all detect; they compute the same value, so which store lands does not
+ * matter. It is atomic because C11 makes unsynchronised plain (or volatile)
+ * accesses a data race, undefined behaviour, which ThreadSanitizer reports.
+ * The whole set is one word: a reader sees all of it or none. */
+static _Atomic unsigned cached_isas;
 #define COMPUTED (1u << 31)
 
 #ifdef SIMA_X86
@@ -80,12 +85,12 @@ sima_cpu_parse_disable (const char *list)
 unsigned
 sima_cpu_isas (void)
 {
-  unsigned isas = cached_isas;
+  unsigned isas = atomic_load_explicit (&cached_isas, memory_order_acquire);
 
   if (!(isas & COMPUTED)) {
     isas = (detect () & ~sima_cpu_parse_disable (getenv
             ("SIMA_KERNELS_DISABLE"))) | COMPUTED;
-    cached_isas = isas;
+    atomic_store_explicit (&cached_isas, isas, memory_order_release);
   }
   return isas & ~COMPUTED;
 }

@@ -10,6 +10,12 @@
 #include "op_common.h"
 
 SimaStatus
+sima_detessdequant_check_params (const SimaDetessDequantParams *params)
+{
+  return sima_check_positive_finite ("scale", params->scale);
+}
+
+SimaStatus
 sima_detessdequant_check_inference (const SimaDetessDequantRequest *request,
     SimaDetessDequantPlan *plan)
 {
@@ -38,7 +44,7 @@ sima_detessdequant_check_inference (const SimaDetessDequantRequest *request,
   if (sima_status_is_ok (&st))
     st = sima_check_same_shape (in, out);
   if (sima_status_is_ok (&st))
-    st = sima_check_positive_finite ("scale", request->params.scale);
+    st = sima_detessdequant_check_params (&request->params);
   /* The output view first: its span proof bounds the extents that the
    * tiled geometry then multiplies. */
   if (sima_status_is_ok (&st))

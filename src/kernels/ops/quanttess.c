@@ -39,8 +39,8 @@ sima_rounding_from_name (const char *name, SimaRounding *out)
   return 0;
 }
 
-static SimaStatus
-check_params (const SimaQuantTessParams *p)
+SimaStatus
+sima_quanttess_check_params (const SimaQuantTessParams *p)
 {
   SimaStatus st = sima_check_positive_finite ("multiplier", p->multiplier);
   if (!sima_status_is_ok (&st))
@@ -81,7 +81,7 @@ sima_quanttess_check_inference (const SimaQuantTessRequest *request,
   if (sima_status_is_ok (&st))
     st = sima_check_same_shape (in, out);
   if (sima_status_is_ok (&st))
-    st = check_params (&request->params);
+    st = sima_quanttess_check_params (&request->params);
   if (sima_status_is_ok (&st))
     st = sima_strided_view_admit (in, "input", &plan->input_view);
   if (sima_status_is_ok (&st))

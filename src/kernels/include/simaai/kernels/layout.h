@@ -11,10 +11,13 @@
 
 #include <simaai/kernels/status.h>
 #include <simaai/kernels/types.h>
+#include <simaai/kernels/visibility.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+SIMA_PUBLIC_BEGIN
 
 /* Alignment (bytes) every tiled or channel-blocked buffer must have. */
 enum { SIMA_TILED_ALIGNMENT = 16 };
@@ -205,6 +208,8 @@ int sima_tile_cursor_next (SimaTileCursor *cur);
  * middle without walking the tiles before. */
 void sima_tile_cursor_seek (SimaTileCursor *cur, uint64_t outer,
     const int64_t tile_index[4]);
+
+SIMA_PUBLIC_END
 
 #ifdef __cplusplus
 }

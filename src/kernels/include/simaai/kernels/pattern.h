@@ -12,10 +12,13 @@
 
 #include <simaai/kernels/status.h>
 #include <simaai/kernels/types.h>
+#include <simaai/kernels/visibility.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+SIMA_PUBLIC_BEGIN
 
 typedef enum {
   SIMA_PATTERN_RAMP = 0,      /* min .. max across the tensor, shifted per frame */
@@ -39,6 +42,8 @@ typedef struct {
 SimaStatus sima_pattern_fill (const SimaTensorSpec *spec,
     const SimaPatternParams *params, uint64_t frame, void *data,
     uint64_t capacity);
+
+SIMA_PUBLIC_END
 
 #ifdef __cplusplus
 }

@@ -10,9 +10,13 @@
 #ifndef SIMAAI_KERNELS_STATUS_H
 #define SIMAAI_KERNELS_STATUS_H
 
+#include <simaai/kernels/visibility.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+SIMA_PUBLIC_BEGIN
 
 /* X(ENUM_SUFFIX, value, "stable-name"). Values and names are stable: append
  * new codes, never renumber or rename (they cross the EV74 boundary and show
@@ -78,6 +82,8 @@ sima_status_is_ok (const SimaStatus *status)
 {
   return status->code == SIMA_OK;
 }
+
+SIMA_PUBLIC_END
 
 #ifdef __cplusplus
 }

@@ -12,9 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <simaai/kernels/visibility.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+SIMA_PUBLIC_BEGIN
 
 /* Element types. FP16 (IEEE binary16) and BF16 are distinct: the same 16 bits
  * mean different numbers. Values are stable (they appear in descriptors).
@@ -93,6 +97,8 @@ const char *sima_channels_name (SimaChannels channels);
 int sima_dtype_from_name (const char *name, SimaDType *out);
 int sima_layout_from_name (const char *name, SimaLayout *out);
 int sima_channels_from_name (const char *name, SimaChannels *out);
+
+SIMA_PUBLIC_END
 
 #ifdef __cplusplus
 }

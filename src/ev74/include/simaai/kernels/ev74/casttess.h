@@ -11,15 +11,20 @@
 
 #include <simaai/kernels/ev74/descriptor.h>
 #include <simaai/kernels/ops/casttess.h>
+#include <simaai/kernels/visibility.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define SIMA_EV74_CASTTESS_CAPABILITY "simaai_kernels_ev74_casttess_v1"
+SIMA_PUBLIC_BEGIN
+
+/* SIMA_EV74_CASTTESS_CAPABILITY: wire.h, with the route */
 
 SimaStatus sima_ev74_casttess_encode_relocatable (const SimaCastTessPlan *plan,
     SimaEv74Descriptor *out);
+
+SIMA_PUBLIC_END
 
 #ifdef __cplusplus
 }

@@ -18,9 +18,13 @@
 
 #include <stdint.h>
 
+#include <simaai/kernels/visibility.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+SIMA_PUBLIC_BEGIN
 
 /* Large enough for every descriptor of every operation (DetessDequant with
  * strides and an exact table is the largest, 1,248 bytes). */
@@ -50,6 +54,8 @@ SimaStatus sima_ev74_descriptor_bind (SimaEv74Descriptor *desc,
 uint16_t sima_ev74_descriptor_route (const SimaEv74Descriptor *desc);
 uint64_t sima_ev74_descriptor_input_span (const SimaEv74Descriptor *desc);
 uint64_t sima_ev74_descriptor_output_span (const SimaEv74Descriptor *desc);
+
+SIMA_PUBLIC_END
 
 #ifdef __cplusplus
 }

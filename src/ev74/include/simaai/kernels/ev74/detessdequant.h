@@ -12,15 +12,20 @@
 
 #include <simaai/kernels/ev74/descriptor.h>
 #include <simaai/kernels/ops/detessdequant.h>
+#include <simaai/kernels/visibility.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define SIMA_EV74_DETESSDEQUANT_CAPABILITY "simaai_kernels_ev74_detessdequant_v1"
+SIMA_PUBLIC_BEGIN
+
+/* SIMA_EV74_DETESSDEQUANT_CAPABILITY: wire.h, with the route */
 
 SimaStatus sima_ev74_detessdequant_encode_relocatable (
     const SimaDetessDequantPlan *plan, SimaEv74Descriptor *out);
+
+SIMA_PUBLIC_END
 
 #ifdef __cplusplus
 }

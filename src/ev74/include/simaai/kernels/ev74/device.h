@@ -7,12 +7,19 @@
  * twice in a process returns the same refcounted device, so every element of
  * every pipeline submits to one queue. Specs:
  *   "emulator[:option,option...]"  the in-process emulator (docs/ev74.md):
- *       workers=N (1-4, default 2), dma=immediate|deferred, local-kib=K,
- *       missing=ROUTE|all (capabilities absent), fault=dma-error|hang|
- *       worker-failure, fault-after-jobs=J, fault-after-commands=C,
- *       hang-ms=M
+ *       workers=N (1-4, default 2), dma=immediate|deferred, local-kib=K
+ *       (1-1024, default 64), missing=none|all|ROUTE[+ROUTE...] (up to 8
+ *       capabilities absent), fault=none|dma-error|hang|worker-failure,
+ *       fault-after-jobs=J, fault-after-commands=C, hang-ms=M (0-600000,
+ *       default 1000). Each option at most once.
  *   anything else                   a platform device path (no platform
  *       transport is built yet: opening it reports device-unavailable).
+ *
+ * Open fails with SIMA_INVALID_ARGUMENT for a malformed spec (an unknown,
+ * repeated or out-of-range option; the message names the option and what
+ * is valid), SIMA_DEVICE_UNAVAILABLE for a device that is not there, and
+ * SIMA_OUT_OF_RESOURCES when the emulator cannot start. A missing
+ * capability is sima_ev74_device_require's SIMA_CAPABILITY_MISSING.
  *
  * Lifetime: a job holds its descriptor and a reference on every region it
  * was given until the device confirms retirement, whatever the caller does;
@@ -26,9 +33,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <simaai/kernels/visibility.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+SIMA_PUBLIC_BEGIN
 
 typedef struct SimaEv74Device SimaEv74Device;
 typedef struct SimaEv74Region SimaEv74Region;
@@ -48,7 +59,9 @@ void sima_ev74_device_unref (SimaEv74Device *dev);
 const char *sima_ev74_device_spec (const SimaEv74Device *dev);
 
 /* Changes emulator options of an open device (fault injection in tests);
- * applies to jobs submitted afterwards. */
+ * applies to jobs submitted afterwards. The same options as the spec, but
+ * workers and local-kib are fixed at open; missing= replaces the set of
+ * absent capabilities. On an error nothing changes. */
 SimaStatus sima_ev74_device_configure (SimaEv74Device *dev,
     const char *options);
 
@@ -100,6 +113,8 @@ void sima_ev74_job_unref (SimaEv74Job *job);
 SimaStatus sima_ev74_run (SimaEv74Device *dev, const SimaEv74Descriptor *desc,
     SimaEv74Region *const *regions, size_t n_regions, int64_t timeout_ns,
     SimaEv74JobStats *stats);
+
+SIMA_PUBLIC_END
 
 #ifdef __cplusplus
 }

@@ -10,15 +10,20 @@
 
 #include <simaai/kernels/ev74/descriptor.h>
 #include <simaai/kernels/ops/quanttess.h>
+#include <simaai/kernels/visibility.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define SIMA_EV74_QUANTTESS_CAPABILITY "simaai_kernels_ev74_quanttess_v1"
+SIMA_PUBLIC_BEGIN
+
+/* SIMA_EV74_QUANTTESS_CAPABILITY: wire.h, with the route */
 
 SimaStatus sima_ev74_quanttess_encode_relocatable (
     const SimaQuantTessPlan *plan, SimaEv74Descriptor *out);
+
+SIMA_PUBLIC_END
 
 #ifdef __cplusplus
 }

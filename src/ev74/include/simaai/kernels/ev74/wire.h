@@ -56,6 +56,14 @@ enum {
   SIMA_EV74_ROUTE_CASTTESS = 51,
 };
 
+/* The capability each route is registered as: the names the host asks for
+ * (sima_ev74_device_require) and the firmware image registers
+ * (firmware/native_entry.c), written once, here. */
+#define SIMA_EV74_QUANTTESS_CAPABILITY "simaai_kernels_ev74_quanttess_v1"
+#define SIMA_EV74_DETESSDEQUANT_CAPABILITY \
+  "simaai_kernels_ev74_detessdequant_v1"
+#define SIMA_EV74_CASTTESS_CAPABILITY "simaai_kernels_ev74_casttess_v1"
+
 #define SIMA_EV74_APERTURE_LIMIT UINT64_C (0x100000000)  /* 32-bit bus */
 
 static inline void

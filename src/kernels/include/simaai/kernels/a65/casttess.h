@@ -12,10 +12,13 @@
 
 #include <simaai/kernels/a65/leaves.h>
 #include <simaai/kernels/ops/casttess.h>
+#include <simaai/kernels/visibility.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+SIMA_PUBLIC_BEGIN
 
 typedef struct {
   SimaCastTessPlan shared;
@@ -31,6 +34,8 @@ SimaStatus sima_a65_casttess_prepare (const SimaCastTessPlan *plan,
 SimaStatus sima_a65_casttess_execute (const SimaA65CastTessPlan *plan,
     const SimaConstHostBuffer *in, size_t n_in,
     const SimaHostBuffer *out, size_t n_out);
+
+SIMA_PUBLIC_END
 
 #ifdef __cplusplus
 }

@@ -14,10 +14,13 @@
 
 #include <simaai/kernels/a65/leaves.h>
 #include <simaai/kernels/ops/detessdequant.h>
+#include <simaai/kernels/visibility.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+SIMA_PUBLIC_BEGIN
 
 /* What the leaves read: the exact results of all 256 INT8 values (first,
  * so that a pointer to it is a pointer to the table), and the stages'
@@ -46,6 +49,8 @@ SimaStatus sima_a65_detessdequant_prepare (const SimaDetessDequantPlan *plan,
 SimaStatus sima_a65_detessdequant_execute (
     const SimaA65DetessDequantPlan *plan, const SimaConstHostBuffer *in,
     size_t n_in, const SimaHostBuffer *out, size_t n_out);
+
+SIMA_PUBLIC_END
 
 #ifdef __cplusplus
 }

@@ -14,10 +14,13 @@
 
 #include <simaai/kernels/a65/leaves.h>
 #include <simaai/kernels/ops/quanttess.h>
+#include <simaai/kernels/visibility.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+SIMA_PUBLIC_BEGIN
 
 typedef struct {
   SimaQuantTessPlan shared;
@@ -34,6 +37,8 @@ SimaStatus sima_a65_quanttess_prepare (const SimaQuantTessPlan *plan,
 SimaStatus sima_a65_quanttess_execute (const SimaA65QuantTessPlan *plan,
     const SimaConstHostBuffer *in, size_t n_in,
     const SimaHostBuffer *out, size_t n_out);
+
+SIMA_PUBLIC_END
 
 #ifdef __cplusplus
 }

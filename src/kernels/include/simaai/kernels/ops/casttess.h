@@ -21,10 +21,13 @@
 #include <simaai/kernels/layout.h>
 #include <simaai/kernels/status.h>
 #include <simaai/kernels/types.h>
+#include <simaai/kernels/visibility.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+SIMA_PUBLIC_BEGIN
 
 typedef struct {
   const SimaTensorSpec *inputs;   /* exactly one */
@@ -45,6 +48,8 @@ typedef struct {
 
 SimaStatus sima_casttess_check_inference (const SimaCastTessRequest *request,
     SimaCastTessPlan *out);
+
+SIMA_PUBLIC_END
 
 #ifdef __cplusplus
 }

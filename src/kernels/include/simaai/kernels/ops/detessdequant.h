@@ -19,10 +19,13 @@
 #include <simaai/kernels/layout.h>
 #include <simaai/kernels/status.h>
 #include <simaai/kernels/types.h>
+#include <simaai/kernels/visibility.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+SIMA_PUBLIC_BEGIN
 
 typedef struct {
   float scale;            /* required: finite and > 0, subnormals allowed */
@@ -52,6 +55,14 @@ typedef struct {
 
 SimaStatus sima_detessdequant_check_inference (
     const SimaDetessDequantRequest *request, SimaDetessDequantPlan *out);
+
+/* The parameter part of check_inference on its own: scale finite and > 0
+ * (bit-based, subnormals admitted whatever the FTZ/DAZ state); every int32
+ * zero point is valid. */
+SimaStatus sima_detessdequant_check_params (
+    const SimaDetessDequantParams *params);
+
+SIMA_PUBLIC_END
 
 #ifdef __cplusplus
 }

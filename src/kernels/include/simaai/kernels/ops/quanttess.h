@@ -18,10 +18,13 @@
 #include <simaai/kernels/layout.h>
 #include <simaai/kernels/status.h>
 #include <simaai/kernels/types.h>
+#include <simaai/kernels/visibility.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+SIMA_PUBLIC_BEGIN
 
 /* How the binary32 product becomes an integer. Values are stable. */
 typedef enum {
@@ -64,6 +67,11 @@ typedef struct {
 SimaStatus sima_quanttess_check_inference (const SimaQuantTessRequest *request,
     SimaQuantTessPlan *out);
 
+/* The parameter part of check_inference on its own (for callers that check
+ * parameters before any tensor is known): the same rule, bit-based, so a
+ * subnormal multiplier is admitted whatever the CPU's FTZ/DAZ state. */
+SimaStatus sima_quanttess_check_params (const SimaQuantTessParams *params);
+
 /* The parameters in the form the exact quantization stage consumes: the
  * multiplier split into an integer significand and a power of two, so that
  * the product with a decoded input is an exact integer operation. Every
@@ -80,6 +88,8 @@ typedef struct {
 /* For admitted parameters (multiplier finite and > 0). */
 void sima_quanttess_numerics (const SimaQuantTessParams *params,
     SimaQuantNumerics *out);
+
+SIMA_PUBLIC_END
 
 #ifdef __cplusplus
 }
