@@ -6,9 +6,10 @@
 #define _GNU_SOURCE
 #include "gstsimaallocator.h"
 
+#include <simaai/kernels/layout.h>
+
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/dma-buf.h>
 #include <linux/dma-heap.h>
 #include <linux/udmabuf.h>
 #include <string.h>
@@ -29,16 +30,19 @@ typedef enum {
 
 struct _GstSimaDmaBufAllocator
 {
-  GstDmaBufAllocator parent;
+  GstFdAllocator parent;
   Source source;
   int device_fd;                /* heap, /dev/udmabuf or DRM node; -1 */
   gchar *description;
+  /* Owns the memories of the real DMA-BUF sources (NULL on memfd): being
+   * DMA-BUF memory, their map and unmap issue DMA_BUF_IOCTL_SYNC. */
+  GstAllocator *dmabuf;
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstSimaDmaBufAllocator, gst_sima_dmabuf_allocator,
-    GST_TYPE_DMABUF_ALLOCATOR,
+    GST_TYPE_FD_ALLOCATOR,
     GST_DEBUG_CATEGORY_INIT (gst_sima_allocator_debug, "simaallocator", 0,
-        "SiMa DMA-BUF allocator"));
+        "SiMa device-memory allocator"));
 
 static gsize
 page_round (gsize size)
@@ -200,22 +204,42 @@ gst_sima_dmabuf_allocator_alloc (GstAllocator * allocator, gsize size,
   gsize padding = params ? params->padding : 0;
   gsize total = page_round (prefix + size + padding);
   GstMemory *mem;
+  GstMapInfo map;
   int fd;
 
   /* fds are page aligned, so any requested alignment holds at offset 0;
    * a prefix is placed at an offset instead */
   fd = alloc_fd (self, total);
   if (fd < 0) {
-    GST_ERROR_OBJECT (self, "cannot allocate a %" G_GSIZE_FORMAT "-byte "
-        "DMA-BUF from %s: %s", total, self->description, g_strerror (errno));
+    GST_ERROR_OBJECT (self, "cannot allocate %" G_GSIZE_FORMAT " bytes "
+        "from %s: %s", total, self->description, g_strerror (errno));
     return NULL;
   }
-  mem = gst_fd_allocator_alloc (allocator, fd, total,
-      GST_FD_MEMORY_FLAG_KEEP_MAPPED);
+  if (self->dmabuf != NULL)
+    mem = gst_dmabuf_allocator_alloc_with_flags (self->dmabuf, fd, total,
+        GST_FD_MEMORY_FLAG_KEEP_MAPPED);
+  else
+    mem = gst_fd_allocator_alloc (allocator, fd, total,
+        GST_FD_MEMORY_FLAG_KEEP_MAPPED);
   if (mem == NULL) {
     close (fd);
     return NULL;
   }
+  /* A kept GstFdMemory mapping (KEEP_MAPPED) has the protection of the
+   * map that made it; a later map asking for access it lacks (READ after
+   * a WRITE map, or the reverse) mprotects the whole mapping to exactly
+   * that access, or fails while another map is outstanding. A memory one
+   * element writes and the next reads paid two mprotect calls and TLB
+   * shootdowns per buffer. Mapped read-write first, the mapping covers
+   * every later map, which then costs no system call; unmapping a kept
+   * mapping only drops a count. */
+  if (!gst_memory_map (mem, &map, GST_MAP_READWRITE)) {
+    GST_ERROR_OBJECT (self, "cannot map %" G_GSIZE_FORMAT " bytes from %s",
+        total, self->description);
+    gst_memory_unref (mem);     /* closes the fd */
+    return NULL;
+  }
+  gst_memory_unmap (mem, &map);
   gst_memory_resize (mem, (gssize) prefix, size);
   return mem;
 }
@@ -247,6 +271,7 @@ gst_sima_dmabuf_allocator_finalize (GObject * object)
   GstSimaDmaBufAllocator *self = GST_SIMA_DMABUF_ALLOCATOR (object);
   if (self->device_fd >= 0)
     close (self->device_fd);
+  gst_clear_object (&self->dmabuf);
   g_free (self->description);
   G_OBJECT_CLASS (gst_sima_dmabuf_allocator_parent_class)->finalize (object);
 }
@@ -263,13 +288,14 @@ gst_sima_dmabuf_allocator_class_init (GstSimaDmaBufAllocatorClass * klass)
   /**
    * GstSimaDmaBufAllocator:source:
    *
-   * Where the DMA-BUFs come from, chosen once per process:
-   * `dma-heap:NAME`, `udmabuf`, `drm-dumb:NODE` or `memfd`.
+   * Where the memories come from, chosen once per process:
+   * `dma-heap:NAME`, `udmabuf` or `drm-dumb:NODE` (DMA-BUF memory), or
+   * `memfd` (fd memory, not DMA-BUF).
    */
   g_object_class_install_property (gobject_class, PROP_SOURCE,
       g_param_spec_string ("source", "Source",
-          "Where the DMA-BUFs come from (dma-heap:NAME, udmabuf, "
-          "drm-dumb:NODE or memfd)", NULL,
+          "Where the memories come from (dma-heap:NAME, udmabuf or "
+          "drm-dumb:NODE: DMA-BUF memory; memfd: fd memory)", NULL,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 }
 
@@ -278,8 +304,14 @@ gst_sima_dmabuf_allocator_init (GstSimaDmaBufAllocator * self)
 {
   self->device_fd = -1;
   choose_source (self);
-  GST_INFO_OBJECT (self, "DMA-BUF allocator: allocating from %s",
-      self->description);
+  if (self->source != SOURCE_MEMFD) {
+    self->dmabuf = gst_dmabuf_allocator_new ();
+    /* it lives as long as this allocator, which lives as long as the
+     * process */
+    GST_OBJECT_FLAG_SET (self->dmabuf, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+  }
+  GST_INFO_OBJECT (self, "allocating from %s (%s)", self->description,
+      self->dmabuf != NULL ? "DMA-BUF memory" : "fd memory, not DMA-BUF");
 }
 
 GstAllocator *
@@ -297,36 +329,6 @@ gst_sima_dmabuf_allocator_get (void)
   return gst_object_ref (allocator);
 }
 
-static void
-sync_memory (GstMemory * mem, guint64 flags)
-{
-  struct dma_buf_sync sync;
-  int fd;
-
-  if (mem == NULL || !gst_is_dmabuf_memory (mem))
-    return;
-  fd = gst_dmabuf_memory_get_fd (mem);
-  memset (&sync, 0, sizeof sync);
-  sync.flags = flags;
-  /* memfds and other plain fds answer ENOTTY: nothing to synchronise */
-  while (ioctl (fd, DMA_BUF_IOCTL_SYNC, &sync) != 0 && errno == EINTR) {
-  }
-}
-
-void
-gst_sima_dmabuf_sync_begin (GstMemory * mem, gboolean write)
-{
-  sync_memory (mem, DMA_BUF_SYNC_START | (write ? DMA_BUF_SYNC_RW
-          : DMA_BUF_SYNC_READ));
-}
-
-void
-gst_sima_dmabuf_sync_end (GstMemory * mem, gboolean write)
-{
-  sync_memory (mem, DMA_BUF_SYNC_END | (write ? DMA_BUF_SYNC_RW
-          : DMA_BUF_SYNC_READ));
-}
-
 GstBufferPool *
 gst_sima_dmabuf_pool_new (GstCaps * caps, guint size, guint min_buffers,
     guint max_buffers)
@@ -337,7 +339,7 @@ gst_sima_dmabuf_pool_new (GstCaps * caps, guint size, guint min_buffers,
   GstAllocationParams params;
 
   gst_allocation_params_init (&params);
-  params.align = 15;            /* tiled tensors need 16-byte alignment */
+  params.align = SIMA_TILED_ALIGNMENT - 1;      /* the tiles' alignment */
   gst_buffer_pool_config_set_params (config, caps, size, min_buffers,
       max_buffers);
   gst_buffer_pool_config_set_allocator (config, allocator, &params);
