@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * GstSimaBaseTransform: the shared part of the three converter elements.
+ * GstSimaBaseTransform: the shared part of the converter elements.
  * Glue only: specs come from caps, every size and rule from the core, every
- * conversion from the core or the EV74 device API.
+ * conversion from the core or, through gstsimaev74runner.h, the EV74.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -19,18 +19,27 @@
 
 #include "gstsimaallocator.h"
 #include "gstsimacaps.h"
-#include "gstsimaimport.h"
+#include "gstsimaev74runner.h"
 #include "gstsimatimingmetaprivate.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_sima_base_transform_debug);
-#define GST_CAT_DEFAULT gst_sima_base_transform_debug
+
+/* The base logs in the element's own category (GST_DEBUG=simaquanttess:6
+ * shows the element's whole story); every function that logs has a
+ * `self`. */
+static GstDebugCategory *
+element_category (gpointer self)
+{
+  GstDebugCategory *cat = self == NULL ? NULL
+      : GST_SIMA_BASE_TRANSFORM_GET_CLASS (self)->debug_category;
+  return cat != NULL ? cat : gst_sima_base_transform_debug;
+}
+
+#define GST_CAT_DEFAULT element_category (self)
 
 #define DEFAULT_BACKEND GST_SIMA_BACKEND_EV74
 #define DEFAULT_FALLBACK GST_SIMA_FALLBACK_NONE
 #define DEFAULT_TIMEOUT_MS 5000
-/* stop() waits this long for jobs that timed out before giving up on them
- * (their buffers are then leaked, never freed under the device) */
-#define RETIRE_WAIT_NS (30 * GST_SECOND)
 /* a live pipeline hears of a new processing latency once it exceeds the
  * last one announced by this factor (announcing every small rise would
  * make the pipeline recompute its latency on every buffer) */
@@ -39,6 +48,13 @@ GST_DEBUG_CATEGORY_STATIC (gst_sima_base_transform_debug);
  * one-off stall (the first buffer's imports, a page fault) ages out instead
  * of raising the pipeline's latency for good */
 #define LATENCY_WINDOW 64
+/* Our pools hold the peer's minimum plus this many buffers: enough to keep
+ * both sides busy, and a bound on what stays imported into the device's
+ * bus aperture however deep the queues behind us are (past it, the
+ * producer waits for a buffer to come back). */
+#define POOL_EXTRA_BUFFERS 4
+/* memories the device reads and writes are aligned for the tiles */
+#define DEVICE_ALIGN_MASK (SIMA_TILED_ALIGNMENT - 1)
 
 enum
 {
@@ -53,15 +69,6 @@ enum
   PROP_PROCESSING_LATENCY,
 };
 
-/* A job that outlived its wait: what it reads and writes stays referenced
- * until the device retires it. */
-typedef struct
-{
-  SimaEv74Job *job;
-  GstBuffer *in;
-  GstBuffer *out;
-} InFlight;
-
 typedef struct
 {
   /* properties (object lock) */
@@ -70,16 +77,25 @@ typedef struct
   gchar *device;
   guint timeout_ms;
 
+  /* between start() and stop() (object lock): backend, fallback and device
+   * are refused then */
+  gboolean started;
+  /* a conversion parameter changed while running (atomic) */
+  gint params_dirty;
+
   /* streaming state */
-  gboolean use_ev74;            /* decided in start() */
   GstSimaActiveBackend active;  /* object lock */
   const gchar *active_nick;     /* its enum nick, static (object lock) */
-  SimaEv74Device *dev;
-  guint64 in_bytes, out_bytes;  /* from the negotiated caps, by the core */
-  SimaEv74Descriptor desc;      /* encoded per caps, bound per buffer */
-  /* DMA-BUF staging for buffers the device cannot read or write itself */
-  GstBufferPool *stage_in, *stage_out;
-  GList *inflight;              /* InFlight *, oldest first */
+  GstSimaEv74Runner *runner;    /* NULL on the A65 */
+  GMutex runner_lock;           /* runner's creation and end against
+                                 * set_flushing from other threads */
+  gboolean flushing;            /* runner_lock */
+  SimaTensorSpec in_spec, out_spec;     /* negotiated */
+  guint64 in_bytes, out_bytes;  /* from the plan */
+  /* the core's reason for refusing the last caps, and the last reason
+   * posted: a refusal is posted once, where the flow fails (streaming
+   * thread) */
+  gchar *caps_error, *caps_error_posted;
   guint64 copies, imports;      /* object lock */
   /* transform() times of the last LATENCY_WINDOW buffers (a ring), the
    * longest of them, the last value announced with a LATENCY message, and
@@ -100,91 +116,49 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstSimaBaseTransform,
   ((GstSimaBaseTransformPrivate *) \
    gst_sima_base_transform_get_instance_private (self))
 
-/* ---- in-flight jobs and counters ----------------------------------------- */
-
-static void
-count (GstSimaBaseTransform * self, guint64 * counter)
-{
-  GST_OBJECT_LOCK (self);
-  (*counter)++;
-  GST_OBJECT_UNLOCK (self);
-}
-
-/* Drops the jobs that have retired; with wait, waits for each first (up to
- * RETIRE_WAIT_NS in all). A job that never retires keeps its buffers. */
-static void
-reap_inflight (GstSimaBaseTransform * self, gboolean wait)
-{
-  GstSimaBaseTransformPrivate *priv = PRIV (self);
-  GList *l = priv->inflight, *next;
-  gint64 deadline = g_get_monotonic_time () + RETIRE_WAIT_NS / 1000;
-
-  for (; l != NULL; l = next) {
-    InFlight *f = l->data;
-    next = l->next;
-    if (wait) {
-      gint64 left = (deadline - g_get_monotonic_time ()) * 1000;
-      sima_ev74_job_wait (f->job, left > 0 ? left : 0);
-    }
-    if (!sima_ev74_job_retired (f->job)) {
-      if (wait)
-        GST_ERROR_OBJECT (self, "an EV74 job never retired: keeping its "
-            "buffers for good rather than freeing what the device may use");
-      continue;
-    }
-    sima_ev74_job_unref (f->job);
-    gst_buffer_unref (f->in);
-    gst_buffer_unref (f->out);
-    g_free (f);
-    priv->inflight = g_list_delete_link (priv->inflight, l);
-  }
-  if (wait && priv->inflight != NULL) {
-    g_list_free (priv->inflight);   /* deliberately leaked, see above */
-    priv->inflight = NULL;
-  }
-}
-
-static void
-pool_free (GstBufferPool ** pool)
-{
-  if (*pool != NULL) {
-    gst_buffer_pool_set_active (*pool, FALSE);
-    gst_object_unref (*pool);
-    *pool = NULL;
-  }
-}
-
-static GstBufferPool *
-staging_pool (guint64 bytes)
-{
-  GstBufferPool *pool = gst_sima_dmabuf_pool_new (NULL,
-      (guint) MAX (bytes, 1), 1, 0);
-  if (pool != NULL && !gst_buffer_pool_set_active (pool, TRUE))
-    gst_clear_object (&pool);
-  return pool;
-}
-
 /* ---- properties ---------------------------------------------------------- */
+
+/* backend, fallback and device decide what start() opens: changing them
+ * while the element runs is refused, with a warning, rather than applied
+ * silently at some later point. */
+static gboolean
+refuse_while_started (GstSimaBaseTransform * self, GParamSpec * pspec)
+{
+  if (!PRIV (self)->started)
+    return FALSE;
+  GST_OBJECT_UNLOCK (self);
+  GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
+      ("The %s property cannot change while the element runs; the change "
+          "is ignored. Set it in the NULL or READY state.", pspec->name),
+      (NULL));
+  GST_OBJECT_LOCK (self);
+  return TRUE;
+}
 
 static void
 gst_sima_base_transform_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
-  GstSimaBaseTransformPrivate *priv = PRIV (GST_SIMA_BASE_TRANSFORM (object));
+  GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (object);
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
 
   GST_OBJECT_LOCK (object);
   switch (prop_id) {
     case PROP_BACKEND:
-      priv->backend = (GstSimaBackend) g_value_get_enum (value);
+      if (!refuse_while_started (self, pspec))
+        priv->backend = (GstSimaBackend) g_value_get_enum (value);
       break;
     case PROP_FALLBACK:
-      priv->fallback = (GstSimaFallback) g_value_get_enum (value);
+      if (!refuse_while_started (self, pspec))
+        priv->fallback = (GstSimaFallback) g_value_get_enum (value);
       break;
     case PROP_DEVICE:
-      g_free (priv->device);
-      priv->device = g_value_dup_string (value);
+      if (!refuse_while_started (self, pspec)) {
+        g_free (priv->device);
+        priv->device = g_value_dup_string (value);
+      }
       break;
-    case PROP_TIMEOUT:
+    case PROP_TIMEOUT:         /* read per buffer: applies to the next one */
       priv->timeout_ms = g_value_get_uint (value);
       break;
     default:
@@ -233,6 +207,24 @@ gst_sima_base_transform_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (object);
 }
 
+void
+gst_sima_base_transform_params_changed (GstSimaBaseTransform * self,
+    gboolean relayout)
+{
+  gboolean started;
+
+  GST_OBJECT_LOCK (self);
+  started = PRIV (self)->started;
+  GST_OBJECT_UNLOCK (self);
+  if (!started)
+    return;                     /* set_caps reads them anyway */
+  GST_DEBUG_OBJECT (self, "parameters changed while running: %s",
+      relayout ? "renegotiating" : "re-preparing for the next buffer");
+  g_atomic_int_set (&PRIV (self)->params_dirty, 1);
+  if (relayout)
+    gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
+}
+
 static void
 set_active (GstSimaBaseTransform * self, GstSimaActiveBackend active)
 {
@@ -249,6 +241,66 @@ set_active (GstSimaBaseTransform * self, GstSimaActiveBackend active)
 
 /* ---- start / stop: the backend policy ------------------------------------ */
 
+static void
+set_runner (GstSimaBaseTransform * self, GstSimaEv74Runner * runner)
+{
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+  GstSimaEv74Runner *old;
+
+  g_mutex_lock (&priv->runner_lock);
+  old = priv->runner;
+  priv->runner = runner;
+  if (runner != NULL)
+    gst_sima_ev74_runner_set_flushing (runner, priv->flushing);
+  g_mutex_unlock (&priv->runner_lock);
+  gst_sima_ev74_runner_free (old);
+}
+
+/* Opens the device; FALSE with an element error when the policy says the
+ * element cannot run. */
+static gboolean
+open_device (GstSimaBaseTransform * self, GstSimaFallback fallback,
+    const gchar * device)
+{
+  GstSimaBaseTransformClass *klass = GST_SIMA_BASE_TRANSFORM_GET_CLASS (self);
+  const gchar *spec = sima_ev74_resolve_spec (device);
+  SimaEv74Device *dev = NULL;
+  SimaStatus st;
+
+  st = sima_ev74_device_open (spec, &dev);
+  if (st.code == SIMA_INVALID_ARGUMENT) {
+    /* a malformed spec is the user's to fix, whatever the fallback */
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("The EV74 device '%s' is not valid: %s", spec, st.message),
+        ("device property: %s", device ? device : "(unset)"));
+    return FALSE;
+  }
+  if (st.code == SIMA_OK)
+    st = sima_ev74_device_require (dev, klass->route, klass->capability);
+  if (st.code != SIMA_OK) {
+    sima_ev74_device_unref (dev);
+    if (fallback == GST_SIMA_FALLBACK_A65) {
+      GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
+          ("EV74 capability %s is not available; %s runs on the A65 "
+              "(fallback=a65)", klass->capability, klass->op_name),
+          ("%s", st.message));
+      set_active (self, GST_SIMA_ACTIVE_A65_FALLBACK);
+      return TRUE;
+    }
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("EV74 capability %s is not available on device '%s': %s. Set "
+            "backend=a65 to run on the A65, or fallback=a65 to fall back to "
+            "it.", klass->capability, spec, st.message),
+        ("device property: %s", device ? device : "(unset)"));
+    return FALSE;
+  }
+  GST_INFO_OBJECT (self, "%s runs on EV74 device '%s'", klass->op_name, spec);
+  set_runner (self, gst_sima_ev74_runner_new (GST_OBJECT (self),
+          element_category (self), dev));
+  set_active (self, GST_SIMA_ACTIVE_EV74);
+  return TRUE;
+}
+
 static gboolean
 gst_sima_base_transform_start (GstBaseTransform * trans)
 {
@@ -258,11 +310,8 @@ gst_sima_base_transform_start (GstBaseTransform * trans)
   GstSimaBackend backend;
   GstSimaFallback fallback;
   gchar *device;
-  const gchar *spec;
-  SimaEv74Device *dev = NULL;
-  SimaStatus st;
+  gboolean ok = TRUE;
 
-  priv->use_ev74 = FALSE;
   GST_OBJECT_LOCK (self);
   priv->copies = priv->imports = 0;
   priv->latency = priv->latency_announced = 0;
@@ -279,60 +328,143 @@ gst_sima_base_transform_start (GstBaseTransform * trans)
   if (backend == GST_SIMA_BACKEND_A65) {
     GST_INFO_OBJECT (self, "%s runs on the A65 (backend=a65)", klass->op_name);
     set_active (self, GST_SIMA_ACTIVE_A65);
-    g_free (device);
-    return TRUE;
+  } else {
+    ok = open_device (self, fallback, device);
   }
-
-  spec = sima_ev74_resolve_spec (device);
-  st = sima_ev74_device_open (spec, &dev);
-  if (st.code == SIMA_OK)
-    st = sima_ev74_device_require (dev, klass->route, klass->capability);
-  if (st.code != SIMA_OK) {
-    sima_ev74_device_unref (dev);
-    if (fallback == GST_SIMA_FALLBACK_A65) {
-      GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
-          ("EV74 capability %s is not available; %s runs on the A65 "
-              "(fallback=a65)", klass->capability, klass->op_name),
-          ("%s", st.message));
-      set_active (self, GST_SIMA_ACTIVE_A65_FALLBACK);
-      g_free (device);
-      return TRUE;
-    }
-    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
-        ("EV74 capability %s is not available on device '%s': %s. Set "
-            "backend=a65 to run on the A65, or fallback=a65 to fall back to "
-            "it.", klass->capability, spec, st.message),
-        ("device property: %s", device ? device : "(unset)"));
-    g_free (device);
-    return FALSE;
-  }
-  GST_INFO_OBJECT (self, "%s runs on EV74 device '%s'", klass->op_name, spec);
-  priv->dev = dev;
-  priv->use_ev74 = TRUE;
-  set_active (self, GST_SIMA_ACTIVE_EV74);
   g_free (device);
-  return TRUE;
+  if (ok) {
+    GST_OBJECT_LOCK (self);
+    priv->started = TRUE;
+    GST_OBJECT_UNLOCK (self);
+  }
+  return ok;
 }
 
 static gboolean
 gst_sima_base_transform_stop (GstBaseTransform * trans)
 {
-  GstSimaBaseTransformPrivate *priv =
-      PRIV (GST_SIMA_BASE_TRANSFORM (trans));
+  GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (trans);
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
 
-  reap_inflight (GST_SIMA_BASE_TRANSFORM (trans), TRUE);
-  pool_free (&priv->stage_in);
-  pool_free (&priv->stage_out);
-  sima_ev74_device_unref (priv->dev);
-  priv->dev = NULL;
-  priv->use_ev74 = FALSE;
+  /* never waits for the device: jobs still running keep their buffers
+   * through the runner's reaper */
+  set_runner (self, NULL);
   priv->in_bytes = priv->out_bytes = 0;
-  set_active (GST_SIMA_BASE_TRANSFORM (trans), GST_SIMA_ACTIVE_NONE);
+  g_clear_pointer (&priv->caps_error, g_free);
+  g_clear_pointer (&priv->caps_error_posted, g_free);
+  g_atomic_int_set (&priv->params_dirty, 0);
+  GST_OBJECT_LOCK (self);
+  priv->started = FALSE;
+  GST_OBJECT_UNLOCK (self);
+  set_active (self, GST_SIMA_ACTIVE_NONE);
   return TRUE;
 }
 
-/* ---- negotiation ---------------------------------------------------------- */
+/* Waits on the device end at once when the element flushes or stops; the
+ * streaming thread then returns FLUSHING and the job keeps its buffers. */
+static void
+set_flushing (GstSimaBaseTransform * self, gboolean flushing)
+{
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
 
+  g_mutex_lock (&priv->runner_lock);
+  priv->flushing = flushing;
+  if (priv->runner != NULL)
+    gst_sima_ev74_runner_set_flushing (priv->runner, flushing);
+  g_mutex_unlock (&priv->runner_lock);
+}
+
+static GstStateChangeReturn
+gst_sima_base_transform_change_state (GstElement * element,
+    GstStateChange transition)
+{
+  GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (element);
+
+  /* before the pads deactivate, which waits for the streaming thread */
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    set_flushing (self, TRUE);
+  else if (transition == GST_STATE_CHANGE_READY_TO_PAUSED)
+    set_flushing (self, FALSE);
+  return GST_ELEMENT_CLASS (gst_sima_base_transform_parent_class)->
+      change_state (element, transition);
+}
+
+/* Posts the core's reason for refusing the caps as the one error of a
+ * failed negotiation: upstream resends refused caps with every buffer it
+ * tries to push, so the same reason is posted only once. */
+static void
+post_caps_error (GstSimaBaseTransform * self)
+{
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+
+  if (priv->caps_error == NULL
+      || g_strcmp0 (priv->caps_error, priv->caps_error_posted) == 0)
+    return;
+  GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", priv->caps_error),
+      (NULL));
+  g_free (priv->caps_error_posted);
+  priv->caps_error_posted = g_steal_pointer (&priv->caps_error);
+}
+
+static gboolean
+gst_sima_base_transform_sink_event (GstBaseTransform * trans,
+    GstEvent * event)
+{
+  GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (trans);
+  GstEventType type = GST_EVENT_TYPE (event);
+  gboolean ret;
+
+  if (type == GST_EVENT_FLUSH_START)
+    set_flushing (self, TRUE);
+  else if (type == GST_EVENT_FLUSH_STOP)
+    set_flushing (self, FALSE);
+  ret = GST_BASE_TRANSFORM_CLASS (gst_sima_base_transform_parent_class)->
+      sink_event (trans, event);
+  if (type == GST_EVENT_CAPS && !ret)
+    post_caps_error (self);     /* the stream cannot go on with these caps */
+  return ret;
+}
+
+/* ---- negotiation --------------------------------------------------------- */
+
+/* Admits the negotiated specs with the element's current parameters and
+ * gets the device path ready for them. */
+static SimaStatus
+configure (GstSimaBaseTransform * self)
+{
+  GstSimaBaseTransformClass *klass = GST_SIMA_BASE_TRANSFORM_GET_CLASS (self);
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+  guint64 in_bytes = 0, out_bytes = 0;
+  SimaEv74Descriptor desc;
+  SimaStatus st;
+
+  st = klass->prepare (self, &priv->in_spec, &priv->out_spec, &in_bytes,
+      &out_bytes);
+  if (st.code != SIMA_OK)
+    return st;
+  /* buffer pools count bytes in a guint */
+  if (in_bytes > G_MAXUINT || out_bytes > G_MAXUINT)
+    return sima_status_make (SIMA_SIZE_OVERFLOW,
+        "a buffer of %llu bytes is larger than GStreamer's buffer pools "
+        "hold (%u bytes)", (unsigned long long) MAX (in_bytes, out_bytes),
+        G_MAXUINT);
+  priv->in_bytes = in_bytes;
+  priv->out_bytes = out_bytes;
+  GST_DEBUG_OBJECT (self, "%s: %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
+      " bytes per buffer", klass->op_name, in_bytes, out_bytes);
+  if (priv->runner != NULL) {
+    st = klass->encode (self, &desc);
+    if (st.code == SIMA_OK)
+      st = gst_sima_ev74_runner_configure (priv->runner, &desc, in_bytes,
+          out_bytes);
+  }
+  return st;
+}
+
+/* Caps the core refuses are logged and refused (FALSE): negotiation may
+ * try several, and a refusal is not yet a failure. If the stream then
+ * fails on them (the CAPS event or a renegotiation before a buffer), the
+ * reason is posted once (post_caps_error). */
 static gboolean
 gst_sima_base_transform_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GstCaps * outcaps)
@@ -340,53 +472,46 @@ gst_sima_base_transform_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (trans);
   GstSimaBaseTransformClass *klass = GST_SIMA_BASE_TRANSFORM_GET_CLASS (self);
   GstSimaBaseTransformPrivate *priv = PRIV (self);
-  SimaTensorSpec in, out;
   gchar *error = NULL;
-  uint64_t in_bytes, out_bytes;
   SimaStatus st;
 
-  if (!gst_sima_caps_to_spec (gst_caps_get_structure (incaps, 0), &in, &error)
-      || !gst_sima_caps_to_spec (gst_caps_get_structure (outcaps, 0), &out,
-          &error)) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", error),
-        ("input %" GST_PTR_FORMAT ", output %" GST_PTR_FORMAT, incaps,
-            outcaps));
-    g_free (error);
-    return FALSE;
-  }
-  st = klass->prepare (self, &in, &out);
-  if (st.code == SIMA_OK)
-    st = sima_tensor_required_bytes (&in, "input", &in_bytes);
-  if (st.code == SIMA_OK)
-    st = sima_tensor_required_bytes (&out, "output", &out_bytes);
+  g_clear_pointer (&priv->caps_error, g_free);
+  if (!gst_sima_caps_to_spec (gst_caps_get_structure (incaps, 0),
+          &priv->in_spec, &error)
+      || !gst_sima_caps_to_spec (gst_caps_get_structure (outcaps, 0),
+          &priv->out_spec, &error))
+    goto refused;
+  g_atomic_int_set (&priv->params_dirty, 0);
+  st = configure (self);
   if (st.code != SIMA_OK) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("%s cannot convert these caps: %s", klass->op_name, st.message),
-        ("input %" GST_PTR_FORMAT ", output %" GST_PTR_FORMAT, incaps,
-            outcaps));
-    return FALSE;
+    error = g_strdup_printf ("%s cannot convert these caps: %s",
+        klass->op_name, st.message);
+    goto refused;
   }
-  priv->in_bytes = in_bytes;
-  priv->out_bytes = out_bytes;
-  GST_DEBUG_OBJECT (self, "%s: %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
-      " bytes per buffer", klass->op_name, priv->in_bytes, priv->out_bytes);
-
-  if (priv->use_ev74) {
-    st = klass->encode (self, &priv->desc);
-    pool_free (&priv->stage_in);
-    pool_free (&priv->stage_out);
-    if (st.code == SIMA_OK && ((priv->stage_in = staging_pool (in_bytes)) == NULL
-            || (priv->stage_out = staging_pool (out_bytes)) == NULL))
-      st = sima_status_make (SIMA_OUT_OF_RESOURCES,
-          "cannot make DMA-BUF staging buffers");
-    if (st.code != SIMA_OK) {
-      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-          ("%s cannot prepare the EV74 job: %s", klass->op_name, st.message),
-          (NULL));
-      return FALSE;
-    }
-  }
+  g_clear_pointer (&priv->caps_error_posted, g_free);
   return TRUE;
+
+  /* ERRORS */
+refused:
+  GST_ERROR_OBJECT (self, "%s (input %" GST_PTR_FORMAT ", output %"
+      GST_PTR_FORMAT ")", error, incaps, outcaps);
+  priv->caps_error = error;
+  return FALSE;
+}
+
+static GstFlowReturn
+gst_sima_base_transform_submit_input_buffer (GstBaseTransform * trans,
+    gboolean is_discont, GstBuffer * input)
+{
+  GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (trans);
+  GstFlowReturn ret;
+
+  ret = GST_BASE_TRANSFORM_CLASS (gst_sima_base_transform_parent_class)->
+      submit_input_buffer (trans, is_discont, input);
+  /* a renegotiation before this buffer (reconfigure) was refused */
+  if (ret == GST_FLOW_NOT_NEGOTIATED)
+    post_caps_error (self);
+  return ret;
 }
 
 static gboolean
@@ -394,27 +519,38 @@ gst_sima_base_transform_transform_size (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, gsize size,
     GstCaps * othercaps, gsize * othersize)
 {
+  GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (trans);
   gchar *error = NULL;
   guint64 bytes;
 
   if (!gst_sima_caps_required_bytes (othercaps, &bytes, &error)) {
-    GST_DEBUG_OBJECT (trans, "no size for %" GST_PTR_FORMAT ": %s", othercaps,
+    GST_DEBUG_OBJECT (self, "no size for %" GST_PTR_FORMAT ": %s", othercaps,
         error);
     g_free (error);
     return FALSE;
   }
+  if (bytes > G_MAXSIZE)
+    return FALSE;
   *othersize = (gsize) bytes;
   return TRUE;
 }
 
-/* ---- allocation: DMA-BUF pools ---------------------------------------------- */
+/* ---- allocation: device-importable pools --------------------------------- */
 
-/* Upstream gets a pool of DMA-BUFs the size of our input, 16-byte aligned:
- * buffers from it reach the device with no copy. */
+static guint
+pool_max (guint min)
+{
+  return min + POOL_EXTRA_BUFFERS;
+}
+
+/* Upstream gets a bounded pool of device-importable memory the size of our
+ * input, aligned for the tiles: buffers from it reach the device with no
+ * copy. */
 static gboolean
 gst_sima_base_transform_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
+  GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (trans);
   GstAllocator *allocator = gst_sima_dmabuf_allocator_get ();
   GstAllocationParams params;
   gboolean need_pool;
@@ -422,67 +558,114 @@ gst_sima_base_transform_propose_allocation (GstBaseTransform * trans,
   guint64 bytes = 0;
 
   gst_allocation_params_init (&params);
-  params.align = 15;
+  params.align = DEVICE_ALIGN_MASK;
   gst_query_add_allocation_param (query, allocator, &params);
   gst_object_unref (allocator);
   gst_query_parse_allocation (query, &caps, &need_pool);
-  if (need_pool && caps != NULL
-      && gst_sima_caps_required_bytes (caps, &bytes, NULL)) {
+  if (!need_pool || caps == NULL
+      || !gst_sima_caps_required_bytes (caps, &bytes, NULL))
+    return TRUE;
+  if (bytes > G_MAXUINT) {
+    GST_DEBUG_OBJECT (self, "no pool for %" G_GUINT64_FORMAT "-byte buffers",
+        bytes);
+    return TRUE;
+  }
+  {
     GstBufferPool *pool = gst_sima_dmabuf_pool_new (caps,
-        (guint) MAX (bytes, 1), 2, 0);
+        (guint) MAX (bytes, 1), 2, pool_max (2));
     if (pool != NULL) {
       gst_query_add_allocation_pool (query, pool, (guint) MAX (bytes, 1), 2,
-          0);
+          pool_max (2));
       gst_object_unref (pool);
     }
   }
   return TRUE;
 }
 
+/* TRUE when the pool's memories are fd memory the device can import. */
 static gboolean
-pool_is_dmabuf (GstBufferPool * pool)
+pool_is_importable (GstBufferPool * pool)
 {
   GstStructure *config = gst_buffer_pool_get_config (pool);
   GstAllocator *allocator = NULL;
-  gboolean dmabuf;
+  gboolean importable;
 
   gst_buffer_pool_config_get_allocator (config, &allocator, NULL);
-  dmabuf = allocator != NULL && GST_IS_DMABUF_ALLOCATOR (allocator);
+  importable = allocator != NULL && GST_IS_FD_ALLOCATOR (allocator);
   gst_structure_free (config);
-  return dmabuf;
+  return importable;
 }
 
-/* Output buffers: downstream's pool if it gives DMA-BUFs, else ours. */
+/* Configures downstream's pool for our buffers, as GstBaseTransform's
+ * default does: our size and alignment; if it will not take them, its
+ * own configuration if that still holds them. FALSE: do not use it. */
+static gboolean
+configure_peer_pool (GstSimaBaseTransform * self, GstBufferPool * pool,
+    GstCaps * caps, guint size, guint min, guint max)
+{
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  GstAllocator *allocator = NULL;
+  GstAllocationParams params;
+
+  gst_buffer_pool_config_get_allocator (config, &allocator, &params);
+  params.align |= DEVICE_ALIGN_MASK;
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  gst_buffer_pool_config_set_allocator (config, allocator, &params);
+  if (gst_buffer_pool_set_config (pool, config))
+    return TRUE;
+  /* the pool may have adjusted the configuration: take it if it still
+   * holds our buffers */
+  config = gst_buffer_pool_get_config (pool);
+  if (!gst_buffer_pool_config_validate_params (config, caps, size, min, max))
+    gst_structure_free (config);
+  else if (gst_buffer_pool_set_config (pool, config))   /* takes config */
+    return TRUE;
+  GST_DEBUG_OBJECT (self, "downstream's pool refuses our configuration: "
+      "using our own");
+  return FALSE;
+}
+
+/* Output buffers: downstream's pool if its memories are device-importable
+ * and it takes (or already has) a configuration for our buffers, else our
+ * own bounded pool. */
 static gboolean
 gst_sima_base_transform_decide_allocation (GstBaseTransform * trans,
     GstQuery * query)
 {
-  GstSimaBaseTransformPrivate *priv = PRIV (GST_SIMA_BASE_TRANSFORM (trans));
+  GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (trans);
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
   guint size = (guint) MAX (priv->out_bytes, 1), min = 2, max = 0;
   GstBufferPool *pool = NULL;
   GstCaps *caps;
 
+  /* our output is a new tensor: no allocation meta of downstream's applies
+   * to anything we write */
+  while (gst_query_get_n_allocation_metas (query) > 0)
+    gst_query_remove_nth_allocation_meta (query, 0);
   gst_query_parse_allocation (query, &caps, NULL);
   if (gst_query_get_n_allocation_pools (query) > 0) {
     gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, &min, &max);
-    if (pool != NULL && !pool_is_dmabuf (pool))
+    if (pool != NULL && (!pool_is_importable (pool)
+            || !configure_peer_pool (self, pool, caps, size, MAX (min, 1),
+                max)))
       gst_clear_object (&pool);
   }
+  min = MAX (min, 2);
   if (pool == NULL) {
-    pool = gst_sima_dmabuf_pool_new (caps, size, MAX (min, 2), 0);
-  } else {
-    GstStructure *config = gst_buffer_pool_get_config (pool);
-    gst_buffer_pool_config_set_params (config, caps, size, min, max);
-    if (!gst_buffer_pool_set_config (pool, config))
-      gst_clear_object (&pool);
+    max = pool_max (min);
+    pool = gst_sima_dmabuf_pool_new (caps, size, min, max);
+    if (pool == NULL) {
+      GST_ERROR_OBJECT (self, "cannot configure a pool of %u-byte buffers",
+          size);
+      return FALSE;
+    }
+    GST_DEBUG_OBJECT (self, "our own pool: %u to %u buffers of %u bytes", min,
+        max, size);
   }
-  if (pool == NULL)
-    return FALSE;
   if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, MAX (min, 2),
-        max);
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
   else
-    gst_query_add_allocation_pool (query, pool, size, MAX (min, 2), max);
+    gst_query_add_allocation_pool (query, pool, size, min, max);
   gst_object_unref (pool);
   return TRUE;
 }
@@ -504,80 +687,14 @@ gst_sima_base_transform_prepare_output_buffer (GstBaseTransform * trans,
   return GST_FLOW_OK;
 }
 
-/* ---- processing ------------------------------------------------------------ */
+/* ---- processing ---------------------------------------------------------- */
 
-/* Copies size bytes between two buffers' first memories, with the DMA-BUF
- * CPU-access brackets around both. */
-static gboolean
-copy_bytes (GstBuffer * from, GstBuffer * to, gsize size)
+static void
+count (GstSimaBaseTransform * self, guint64 * counter, guint n)
 {
-  GstMemory *src = gst_buffer_n_memory (from) == 1
-      ? gst_buffer_peek_memory (from, 0) : NULL;
-  GstMemory *dst = gst_buffer_peek_memory (to, 0);
-  GstMapInfo a, b;
-  gboolean ok;
-
-  gst_sima_dmabuf_sync_begin (src, FALSE);
-  gst_sima_dmabuf_sync_begin (dst, TRUE);
-  ok = gst_buffer_map (from, &a, GST_MAP_READ);
-  if (ok && !gst_buffer_map (to, &b, GST_MAP_WRITE)) {
-    gst_buffer_unmap (from, &a);
-    ok = FALSE;
-  }
-  if (ok) {
-    memcpy (b.data, a.data, size);
-    gst_buffer_unmap (to, &b);
-    gst_buffer_unmap (from, &a);
-  }
-  gst_sima_dmabuf_sync_end (dst, TRUE);
-  gst_sima_dmabuf_sync_end (src, FALSE);
-  return ok;
-}
-
-/* Where the device reads or writes `buf`: its own DMA-BUF memory when it
- * has exactly one, else a staging DMA-BUF from `pool` (filled from buf
- * for inputs, counted as a copy). *holder is a new reference on the buffer
- * the device touches. */
-static SimaStatus
-device_buffer (GstSimaBaseTransform * self, GstBuffer * buf,
-    GstBufferPool * pool, guint64 bytes, gboolean input, GstBuffer ** holder,
-    SimaEv74Region ** region, SimaEv74Binding * binding)
-{
-  GstSimaBaseTransformPrivate *priv = PRIV (self);
-  GstMemory *mem;
-  gboolean imported;
-  SimaStatus st;
-
-  if (gst_buffer_n_memory (buf) == 1
-      && gst_is_dmabuf_memory (gst_buffer_peek_memory (buf, 0))) {
-    *holder = gst_buffer_ref (buf);
-  } else {
-    if (gst_buffer_pool_acquire_buffer (pool, holder, NULL) != GST_FLOW_OK)
-      return sima_status_make (SIMA_OUT_OF_RESOURCES,
-          "no DMA-BUF staging buffer");
-    if (input) {
-      if (!copy_bytes (buf, *holder, (gsize) bytes)) {
-        gst_clear_buffer (holder);
-        return sima_status_make (SIMA_OUT_OF_RESOURCES,
-            "cannot copy the input into a DMA-BUF");
-      }
-      count (self, &priv->copies);
-      GST_LOG_OBJECT (self, "copied %" G_GUINT64_FORMAT " bytes of %s input "
-          "into a DMA-BUF staging buffer", bytes,
-          gst_buffer_n_memory (buf) == 1 ? "system-memory" : "multi-memory");
-    }
-  }
-  mem = gst_buffer_peek_memory (*holder, 0);
-  st = gst_sima_memory_binding (mem, priv->dev, region, binding, &imported);
-  if (imported) {
-    count (self, &priv->imports);
-    GST_DEBUG_OBJECT (self, "imported DMA-BUF fd %d (%" G_GSIZE_FORMAT
-        " bytes) at bus %#" G_GINT64_MODIFIER "x",
-        gst_dmabuf_memory_get_fd (mem), mem->maxsize, binding->bus_address);
-  }
-  if (st.code != SIMA_OK)
-    gst_clear_buffer (holder);
-  return st;
+  GST_OBJECT_LOCK (self);
+  *counter += n;
+  GST_OBJECT_UNLOCK (self);
 }
 
 /* *process_ns: submit to retirement, as the device measured it. */
@@ -587,69 +704,38 @@ run_ev74 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf,
 {
   GstSimaBaseTransformClass *klass = GST_SIMA_BASE_TRANSFORM_GET_CLASS (self);
   GstSimaBaseTransformPrivate *priv = PRIV (self);
-  GstBuffer *in = NULL, *out = NULL;
-  SimaEv74Region *regions[2];
-  SimaEv74Binding bi, bo;
-  SimaEv74Descriptor desc;
-  SimaEv74Job *job = NULL;
-  SimaEv74JobStats stats;
+  GstSimaRunStats stats;
+  GstSimaRunResult result;
   guint timeout_ms;
   SimaStatus st;
 
-  *process_ns = 0;
-  if (priv->out_bytes == 0)
-    return GST_FLOW_OK;         /* an empty tensor needs no device job */
-  reap_inflight (self, FALSE);
   GST_OBJECT_LOCK (self);
   timeout_ms = priv->timeout_ms;
   GST_OBJECT_UNLOCK (self);
-
-  st = device_buffer (self, inbuf, priv->stage_in, priv->in_bytes, TRUE, &in,
-      &regions[0], &bi);
-  if (st.code == SIMA_OK)
-    st = device_buffer (self, outbuf, priv->stage_out, priv->out_bytes, FALSE,
-        &out, &regions[1], &bo);
-  desc = priv->desc;
-  if (st.code == SIMA_OK)
-    st = sima_ev74_descriptor_bind (&desc, &bi, &bo);
-  if (st.code == SIMA_OK)
-    st = sima_ev74_submit (priv->dev, &desc, regions, 2, &job);
-  if (st.code == SIMA_OK)
-    st = sima_ev74_job_wait (job, (gint64) timeout_ms * GST_MSECOND);
-  if (st.code == SIMA_TIMEOUT) {
-    /* the device may still read and write both: keep them until it is done */
-    InFlight *f = g_new (InFlight, 1);
-    f->job = job;
-    f->in = in;
-    f->out = out;
-    priv->inflight = g_list_append (priv->inflight, f);
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("%s: the EV74 did not finish within %u ms (timeout property)",
-            klass->op_name, timeout_ms), ("%s", st.message));
-    return GST_FLOW_ERROR;
+  result = gst_sima_ev74_runner_run (priv->runner, inbuf, outbuf, timeout_ms,
+      &stats, &st);
+  count (self, &priv->copies, stats.copies);
+  count (self, &priv->imports, stats.imports);
+  *process_ns = stats.device_ns;
+  switch (result) {
+    case GST_SIMA_RUN_OK:
+      return GST_FLOW_OK;
+    case GST_SIMA_RUN_FLUSHING:
+      GST_DEBUG_OBJECT (self, "flushing: left the EV74 job to finish on its "
+          "own");
+      return GST_FLOW_FLUSHING;
+    case GST_SIMA_RUN_TIMEOUT:
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+          ("%s: the EV74 did not finish within %u ms (timeout property)",
+              klass->op_name, timeout_ms), ("%s", st.message));
+      return GST_FLOW_ERROR;
+    case GST_SIMA_RUN_FAILED:
+    default:
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+          ("%s failed on the EV74: %s", klass->op_name, st.message),
+          ("status %s", sima_status_code_name (st.code)));
+      return GST_FLOW_ERROR;
   }
-  if (job != NULL) {
-    sima_ev74_job_stats (job, &stats);
-    *process_ns = stats.device_ns;
-  }
-  sima_ev74_job_unref (job);
-  if (st.code == SIMA_OK && out != outbuf) {
-    /* the result landed in staging: copy it out, now that it retired */
-    if (copy_bytes (out, outbuf, (gsize) priv->out_bytes))
-      count (self, &priv->copies);
-    else
-      st = sima_status_make (SIMA_OUT_OF_RESOURCES,
-          "cannot copy the result out of its DMA-BUF");
-  }
-  gst_clear_buffer (&in);
-  gst_clear_buffer (&out);
-  if (st.code != SIMA_OK) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("%s failed on the EV74: %s", klass->op_name, st.message),
-        ("status %s", sima_status_code_name (st.code)));
-    return GST_FLOW_ERROR;
-  }
-  return GST_FLOW_OK;
 }
 
 static guint64
@@ -661,62 +747,56 @@ clock_ns (clockid_t clock)
   return (guint64) ts.tv_sec * GST_SECOND + (guint64) ts.tv_nsec;
 }
 
-/* The A65 path: the CPU reads the input and writes the output, inside the
- * DMA-BUF CPU-access brackets when they are DMA-BUFs. *process_ns: the
- * kernel's execution (realignment included), wall clock. */
+/* The A65 path: the CPU reads the input and writes the output (the
+ * allocators' map functions synchronise DMA-BUFs for CPU access).
+ * *process_ns: the kernel's execution (realignment included), wall
+ * clock. */
 static GstFlowReturn
 run_a65 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf,
     guint64 * process_ns)
 {
   GstSimaBaseTransformClass *klass = GST_SIMA_BASE_TRANSFORM_GET_CLASS (self);
   GstSimaBaseTransformPrivate *priv = PRIV (self);
-  GstMemory *src = gst_buffer_n_memory (inbuf) == 1
-      ? gst_buffer_peek_memory (inbuf, 0) : NULL;
-  GstMemory *dst = gst_buffer_n_memory (outbuf) == 1
-      ? gst_buffer_peek_memory (outbuf, 0) : NULL;
   GstMapInfo in, out;
   const gchar *unmapped = "input";
   guint64 start;
   SimaStatus st;
 
   *process_ns = 0;
-  gst_sima_dmabuf_sync_begin (src, FALSE);
-  gst_sima_dmabuf_sync_begin (dst, TRUE);
   if (!gst_buffer_map (inbuf, &in, GST_MAP_READ))
-    goto map_in_failed;
-  if (!gst_buffer_map (outbuf, &out, GST_MAP_WRITE))
-    goto map_out_failed;
+    goto map_failed;
+  if (!gst_buffer_map (outbuf, &out, GST_MAP_WRITE)) {
+    gst_buffer_unmap (inbuf, &in);
+    unmapped = "output";
+    goto map_failed;
+  }
 
   start = clock_ns (CLOCK_MONOTONIC);
   st = klass->execute_a65 (self, in.data, in.size, out.data, out.size);
   if (st.code == SIMA_MISALIGNED_BUFFER) {
-    /* GStreamer promises 8-byte aligned memory; tiles need 16. An
+    /* GStreamer promises 8-byte aligned memory; tiles need more. An
      * aligned copy of the input (counted) rather than an error. */
-    gpointer copy = g_malloc (in.size + 16);
-    guint8 *aligned = (guint8 *) (((guintptr) copy + 15) & ~(guintptr) 15);
-    memcpy (aligned, in.data, in.size);
-    count (self, &priv->copies);
-    GST_LOG_OBJECT (self, "copied %" G_GSIZE_FORMAT " bytes of misaligned "
-        "input", in.size);
-    st = klass->execute_a65 (self, aligned, in.size, out.data, out.size);
-    g_free (copy);
+    gpointer copy = g_try_malloc (in.size + DEVICE_ALIGN_MASK);
+    if (copy != NULL) {
+      guint8 *aligned = (guint8 *) (((guintptr) copy + DEVICE_ALIGN_MASK)
+          & ~(guintptr) DEVICE_ALIGN_MASK);
+      memcpy (aligned, in.data, in.size);
+      count (self, &priv->copies, 1);
+      GST_LOG_OBJECT (self, "copied %" G_GSIZE_FORMAT " bytes of misaligned "
+          "input", in.size);
+      st = klass->execute_a65 (self, aligned, in.size, out.data, out.size);
+      g_free (copy);
+    }
   }
   *process_ns = clock_ns (CLOCK_MONOTONIC) - start;
   gst_buffer_unmap (outbuf, &out);
   gst_buffer_unmap (inbuf, &in);
-  gst_sima_dmabuf_sync_end (dst, TRUE);
-  gst_sima_dmabuf_sync_end (src, FALSE);
   if (st.code != SIMA_OK)
     goto failed;
   return GST_FLOW_OK;
 
   /* ERRORS */
-map_out_failed:
-  gst_buffer_unmap (inbuf, &in);
-  unmapped = "output";
-map_in_failed:
-  gst_sima_dmabuf_sync_end (dst, TRUE);
-  gst_sima_dmabuf_sync_end (src, FALSE);
+map_failed:
   GST_ELEMENT_ERROR (self, STREAM, FAILED, ("cannot map the %s buffer",
           unmapped), (NULL));
   return GST_FLOW_ERROR;
@@ -763,7 +843,8 @@ static gboolean
 gst_sima_base_transform_query (GstBaseTransform * trans,
     GstPadDirection direction, GstQuery * query)
 {
-  GstSimaBaseTransformPrivate *priv = PRIV (GST_SIMA_BASE_TRANSFORM (trans));
+  GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (trans);
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
   GstClockTime min, max, latency;
   gboolean live;
 
@@ -785,7 +866,7 @@ gst_sima_base_transform_query (GstBaseTransform * trans,
       max += latency;
     gst_query_set_latency (query, live, min, max);
   }
-  GST_DEBUG_OBJECT (trans, "latency: live %d, processing %" GST_TIME_FORMAT
+  GST_DEBUG_OBJECT (self, "latency: live %d, processing %" GST_TIME_FORMAT
       ", min %" GST_TIME_FORMAT " max %" GST_TIME_FORMAT, live,
       GST_TIME_ARGS (latency), GST_TIME_ARGS (min), GST_TIME_ARGS (max));
   return TRUE;
@@ -799,19 +880,27 @@ gst_sima_base_transform_transform (GstBaseTransform * trans,
   GstSimaBaseTransformClass *klass = GST_SIMA_BASE_TRANSFORM_GET_CLASS (self);
   GstSimaBaseTransformPrivate *priv = PRIV (self);
   gsize in_size = gst_buffer_get_size (inbuf);
-  gsize out_size = gst_buffer_get_size (outbuf);
+  gsize out_size;
   guint64 wall = clock_ns (CLOCK_MONOTONIC);
   guint64 cpu = clock_ns (CLOCK_THREAD_CPUTIME_ID);
   guint64 copies;
   GstSimaTiming timing;
   GstFlowReturn ret;
+  SimaStatus st;
 
+  if (g_atomic_int_compare_and_exchange (&priv->params_dirty, 1, 0)) {
+    /* a parameter changed while running: this buffer uses the new value */
+    st = configure (self);
+    if (st.code != SIMA_OK)
+      goto bad_params;
+  }
+  out_size = gst_buffer_get_size (outbuf);
   if (in_size < priv->in_bytes || out_size < priv->out_bytes)
     goto wrong_size;
   GST_OBJECT_LOCK (self);
   copies = priv->copies;
   GST_OBJECT_UNLOCK (self);
-  if (priv->use_ev74)
+  if (priv->runner != NULL)
     ret = run_ev74 (self, inbuf, outbuf, &timing.process_ns);
   else
     ret = run_a65 (self, inbuf, outbuf, &timing.process_ns);
@@ -832,6 +921,13 @@ gst_sima_base_transform_transform (GstBaseTransform * trans,
   return GST_FLOW_OK;
 
   /* ERRORS */
+bad_params:
+  {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("%s cannot use the new parameters: %s", klass->op_name, st.message),
+        ("status %s", sima_status_code_name (st.code)));
+    return GST_FLOW_ERROR;
+  }
 wrong_size:
   {
     gboolean input = in_size < priv->in_bytes;
@@ -844,13 +940,17 @@ wrong_size:
   }
 }
 
-/* ---- type ------------------------------------------------------------------ */
+/* ---- type ---------------------------------------------------------------- */
 
 static void
 gst_sima_base_transform_finalize (GObject * object)
 {
   GstSimaBaseTransformPrivate *priv = PRIV (GST_SIMA_BASE_TRANSFORM (object));
+
   g_free (priv->device);
+  g_free (priv->caps_error);
+  g_free (priv->caps_error_posted);
+  g_mutex_clear (&priv->runner_lock);
   G_OBJECT_CLASS (gst_sima_base_transform_parent_class)->finalize (object);
 }
 
@@ -858,6 +958,7 @@ static void
 gst_sima_base_transform_class_init (GstSimaBaseTransformClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
 
   gobject_class->set_property = gst_sima_base_transform_set_property;
@@ -869,7 +970,7 @@ gst_sima_base_transform_class_init (GstSimaBaseTransformClass * klass)
    *
    * Where the conversion runs: `ev74` (the default) submits it to the EV74
    * vector DSP through the device API; `a65` runs it on the CPU. Read at
-   * start.
+   * start; a change while the element runs is refused with a warning.
    */
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_enum ("backend", "Backend",
@@ -883,7 +984,8 @@ gst_sima_base_transform_class_init (GstSimaBaseTransformClass * klass)
    * What to do when backend=ev74 and the device cannot be opened or lacks
    * the operation's capability: `none` (the default) fails at start with an
    * error naming the capability; `a65` posts one warning and runs on the
-   * CPU.
+   * CPU. A malformed device spec is an error either way. Read at start; a
+   * change while the element runs is refused with a warning.
    */
   g_object_class_install_property (gobject_class, PROP_FALLBACK,
       g_param_spec_enum ("fallback", "Fallback",
@@ -896,7 +998,8 @@ gst_sima_base_transform_class_init (GstSimaBaseTransformClass * klass)
    *
    * The EV74 transport: `emulator`, `emulator:workers=4`, ... or a platform
    * device path. Unset: the environment variable SIMA_EV74_DEVICE, else
-   * /dev/simaai-ev74. Elements with the same device share it.
+   * /dev/simaai-ev74. Elements with the same device share it. Read at
+   * start; a change while the element runs is refused with a warning.
    */
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device",
@@ -909,7 +1012,7 @@ gst_sima_base_transform_class_init (GstSimaBaseTransformClass * klass)
    *
    * Milliseconds to wait for an EV74 job before failing with an error.
    * The buffers of a job that timed out stay with the device until it
-   * finishes.
+   * finishes. Read per buffer: a change applies to the next one.
    */
   g_object_class_install_property (gobject_class, PROP_TIMEOUT,
       g_param_spec_uint ("timeout", "Timeout",
@@ -931,10 +1034,12 @@ gst_sima_base_transform_class_init (GstSimaBaseTransformClass * klass)
   /**
    * GstSimaBaseTransform:copies:
    *
-   * Buffers copied since the element started: input that was not a
-   * DMA-BUF copied into a staging DMA-BUF for the EV74, results copied out
-   * of staging into an output that was not one, and misaligned input
-   * realigned for the A65. 0 when upstream and downstream use DMA-BUFs.
+   * Buffers copied since the element started: input the EV74 cannot read
+   * in place (system memory, several memories, or fd memory at an offset
+   * that breaks the tiles' 16-byte alignment) copied into a staging
+   * buffer, results copied out of staging into such an output, and
+   * misaligned input realigned for the A65. 0 when upstream and downstream
+   * use the fd memory our pools offer.
    */
   g_object_class_install_property (gobject_class, PROP_COPIES,
       g_param_spec_uint64 ("copies", "Copies",
@@ -943,13 +1048,15 @@ gst_sima_base_transform_class_init (GstSimaBaseTransformClass * klass)
   /**
    * GstSimaBaseTransform:imports:
    *
-   * DMA-BUF memories imported into the EV74 since the element started.
-   * A memory is imported the first time the device sees it and cached on
-   * it after that, so with pooled buffers this stops growing.
+   * fd memories (DMA-BUF or memfd) this element imported into the EV74
+   * since it started. A memory is imported the first time a device sees
+   * it, by whichever element sharing the device meets it first, and cached
+   * on it after that, so with pooled buffers this stops growing (it grows
+   * again only if a full bus aperture made the cache drop old imports).
    */
   g_object_class_install_property (gobject_class, PROP_IMPORTS,
       g_param_spec_uint64 ("imports", "Imports",
-          "DMA-BUF memories imported into the EV74 since the element "
+          "fd memories this element imported into the EV74 since it "
           "started (read-only)",
           0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
@@ -966,9 +1073,15 @@ gst_sima_base_transform_class_init (GstSimaBaseTransformClass * klass)
           "live pipeline's latency (read-only)",
           0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_sima_base_transform_change_state);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_sima_base_transform_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_sima_base_transform_stop);
+  trans_class->sink_event =
+      GST_DEBUG_FUNCPTR (gst_sima_base_transform_sink_event);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_sima_base_transform_set_caps);
+  trans_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_sima_base_transform_submit_input_buffer);
   trans_class->transform_size =
       GST_DEBUG_FUNCPTR (gst_sima_base_transform_transform_size);
   trans_class->propose_allocation =
@@ -995,10 +1108,5 @@ gst_sima_base_transform_init (GstSimaBaseTransform * self)
   priv->backend = DEFAULT_BACKEND;
   priv->fallback = DEFAULT_FALLBACK;
   priv->timeout_ms = DEFAULT_TIMEOUT_MS;
-}
-
-gboolean
-gst_sima_base_transform_runs_on_ev74 (GstSimaBaseTransform * self)
-{
-  return PRIV (self)->use_ev74;
+  g_mutex_init (&priv->runner_lock);
 }

@@ -7,8 +7,8 @@
  * properties; opening the EV74 and probing the operation's capability in
  * start() (the backend policy of docs/elements.md); specs from caps and the
  * core's admission in set_caps; buffer sizes from the core; running a
- * buffer on the EV74 or the A65; and posting errors with the core's
- * messages. A subclass names its operation and capability and implements
+ * buffer on the EV74 (gstsimaev74runner.h) or the A65; and posting errors
+ * with the core's messages. A subclass names its operation and capability and implements
  * prepare / execute_a65 / encode on its own plan.
  */
 #ifndef GST_SIMA_BASE_TRANSFORM_H
@@ -35,22 +35,29 @@ struct _GstSimaBaseTransformClass
   const gchar *op_name;               /* "QuantTess" */
   guint16 route;                      /* SIMA_EV74_ROUTE_* */
   const gchar *capability;            /* "simaai_kernels_ev74_quanttess_v1" */
+  GstDebugCategory *debug_category;   /* the element's own; the base logs
+                                       * there too */
 
   /* start(): required properties set? Post an element error and return
    * FALSE if not. May be NULL. */
   gboolean (*check_properties) (GstSimaBaseTransform * self);
-  /* set_caps(): admit in -> out with the element's parameters, keep the
-   * plan, prepare the A65 path. */
+  /* set_caps() and parameter changes: admit in -> out with the element's
+   * current parameters, keep the plan, prepare the A65 path, and say the
+   * bytes the plan needs on each side. */
   SimaStatus (*prepare) (GstSimaBaseTransform * self,
-      const SimaTensorSpec * in, const SimaTensorSpec * out);
+      const SimaTensorSpec * in, const SimaTensorSpec * out,
+      guint64 * in_bytes, guint64 * out_bytes);
   SimaStatus (*execute_a65) (GstSimaBaseTransform * self, const void *in,
       gsize in_size, void *out, gsize out_size);
   SimaStatus (*encode) (GstSimaBaseTransform * self,
       SimaEv74Descriptor * desc);
 };
 
-/* What a subclass reads of its base. */
-gboolean gst_sima_base_transform_runs_on_ev74 (GstSimaBaseTransform * self);
+/* For a subclass's set_property: a conversion parameter changed. While
+ * the element runs, the next buffer is converted with the new value
+ * (re-prepared; with relayout, renegotiated first). */
+void gst_sima_base_transform_params_changed (GstSimaBaseTransform * self,
+    gboolean relayout);
 
 G_END_DECLS
 

@@ -117,41 +117,6 @@ gst_sima_caps_to_spec (const GstStructure *s, SimaTensorSpec *spec,
   return TRUE;
 }
 
-void
-gst_sima_spec_to_structure (const SimaTensorSpec *spec, GstStructure *s)
-{
-  GValue v = G_VALUE_INIT;
-
-  gst_structure_set (s, "dtype", G_TYPE_STRING, sima_dtype_name (spec->dtype),
-      "layout", G_TYPE_STRING, sima_layout_name (spec->layout), NULL);
-  gst_sima_value_set_int_array (&v, spec->shape, spec->rank);
-  gst_structure_take_value (s, "shape", &v);
-  gst_structure_remove_fields (s, "strides", "tile-axes", "tile-shape",
-      "channels", NULL);
-  if (spec->layout == SIMA_LAYOUT_STRIDED) {
-    int i;
-    g_value_init (&v, GST_TYPE_ARRAY);
-    for (i = 0; i < spec->rank; i++) {
-      GValue e = G_VALUE_INIT;
-      g_value_init (&e, G_TYPE_INT64);
-      g_value_set_int64 (&e, spec->strides_bytes[i]);
-      gst_value_array_append_and_take_value (&v, &e);
-    }
-    gst_structure_take_value (s, "strides", &v);
-  } else if (spec->layout == SIMA_LAYOUT_MLA_TILED) {
-    int64_t axes[4];
-    int k;
-    for (k = 0; k < 4; k++)
-      axes[k] = spec->tiled.axes[k];
-    gst_sima_value_set_int_array (&v, axes, 4);
-    gst_structure_take_value (s, "tile-axes", &v);
-    gst_sima_value_set_int_array (&v, spec->tiled.tile_shape, 4);
-    gst_structure_take_value (s, "tile-shape", &v);
-    gst_structure_set (s, "channels", G_TYPE_STRING,
-        sima_channels_name (spec->tiled.channels), NULL);
-  }
-}
-
 gboolean
 gst_sima_caps_required_bytes (const GstCaps *caps, guint64 *bytes,
     gchar **error)

@@ -27,9 +27,6 @@ G_BEGIN_DECLS
 gboolean gst_sima_caps_to_spec (const GstStructure *s, SimaTensorSpec *spec,
     gchar **error);
 
-/* Writes the fields of spec into s (replacing them). */
-void gst_sima_spec_to_structure (const SimaTensorSpec *spec, GstStructure *s);
-
 /* An int array value from the first n entries of v. */
 void gst_sima_value_set_int_array (GValue *value, const int64_t *v, int n);
 

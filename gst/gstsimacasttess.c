@@ -42,8 +42,7 @@ struct _GstSimaCastTess
 {
   GstSimaBaseTransform parent;
   GstSimaTilingProps tiling;    /* object lock */
-  SimaCastTessPlan plan;
-  SimaA65CastTessPlan a65;
+  SimaA65CastTessPlan a65;      /* a65.shared is the core's plan */
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstSimaCastTess, gst_sima_cast_tess,
@@ -74,7 +73,10 @@ gst_sima_cast_tess_set_property (GObject * object, guint prop_id,
   known = gst_sima_tiling_set_property (&self->tiling, PROP_TILING, prop_id,
       value);
   GST_OBJECT_UNLOCK (self);
-  if (!known)
+  if (known)
+    gst_sima_base_transform_params_changed (GST_SIMA_BASE_TRANSFORM (self),
+        TRUE);
+  else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
@@ -89,19 +91,28 @@ gst_sima_cast_tess_get_property (GObject * object, guint prop_id,
   known = gst_sima_tiling_get_property (&self->tiling, PROP_TILING, prop_id,
       value);
   GST_OBJECT_UNLOCK (self);
-  if (!known)
+  if (known)
+    gst_sima_base_transform_params_changed (GST_SIMA_BASE_TRANSFORM (self),
+        TRUE);
+  else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static SimaStatus
 gst_sima_cast_tess_prepare (GstSimaBaseTransform * base,
-    const SimaTensorSpec * in, const SimaTensorSpec * out)
+    const SimaTensorSpec * in, const SimaTensorSpec * out,
+    guint64 * in_bytes, guint64 * out_bytes)
 {
   GstSimaCastTess *self = GST_SIMA_CAST_TESS (base);
   SimaCastTessRequest req = { in, 1, out, 1 };
-  SimaStatus st = sima_casttess_check_inference (&req, &self->plan);
+  SimaCastTessPlan plan;
+  SimaStatus st = sima_casttess_check_inference (&req, &plan);
   if (st.code == SIMA_OK)
-    st = sima_a65_casttess_prepare (&self->plan, &self->a65);
+    st = sima_a65_casttess_prepare (&plan, &self->a65);
+  if (st.code == SIMA_OK) {
+    *in_bytes = plan.input_bytes;
+    *out_bytes = plan.output_bytes;
+  }
   return st;
 }
 
@@ -120,7 +131,7 @@ gst_sima_cast_tess_encode (GstSimaBaseTransform * base,
     SimaEv74Descriptor * desc)
 {
   return sima_ev74_casttess_encode_relocatable (&GST_SIMA_CAST_TESS
-      (base)->plan, desc);
+      (base)->a65.shared, desc);
 }
 
 static GstCaps *
@@ -130,14 +141,29 @@ gst_sima_cast_tess_transform_caps (GstBaseTransform * trans,
   return gst_sima_tiling_transform_caps (direction, caps, filter, "bfloat16");
 }
 
+/* The core's admission for fixation: a plan of its own, so that trying
+ * candidates never touches the negotiated one. */
+static gboolean
+gst_sima_cast_tess_admit (GstObject * owner, const SimaTensorSpec * in,
+    const SimaTensorSpec * out, gchar ** why)
+{
+  SimaCastTessRequest req = { in, 1, out, 1 };
+  SimaCastTessPlan plan;
+  SimaStatus st = sima_casttess_check_inference (&req, &plan);
+
+  if (st.code != SIMA_OK && why != NULL)
+    *why = g_strdup (st.message);
+  return st.code == SIMA_OK;
+}
+
 static GstCaps *
 gst_sima_cast_tess_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
 {
   GstSimaCastTess *self = GST_SIMA_CAST_TESS (trans);
 
-  return gst_sima_tiling_fixate_caps (GST_OBJECT (self), &self->tiling,
-      direction, othercaps);
+  return gst_sima_tiling_fixate_caps (GST_OBJECT (self), GST_CAT_DEFAULT,
+      &self->tiling, gst_sima_cast_tess_admit, direction, caps, othercaps);
 }
 
 static void
@@ -166,6 +192,7 @@ gst_sima_cast_tess_class_init (GstSimaCastTessClass * klass)
   sima_class->op_name = "CastTess";
   sima_class->route = SIMA_EV74_ROUTE_CASTTESS;
   sima_class->capability = SIMA_EV74_CASTTESS_CAPABILITY;
+  sima_class->debug_category = gst_sima_cast_tess_debug;
   sima_class->prepare = gst_sima_cast_tess_prepare;
   sima_class->execute_a65 = gst_sima_cast_tess_execute_a65;
   sima_class->encode = gst_sima_cast_tess_encode;

@@ -35,11 +35,11 @@
 
 #include "gstsimadetessdequant.h"
 
-#include <math.h>
 #include <simaai/kernels/a65/detessdequant.h>
 #include <simaai/kernels/ev74/detessdequant.h>
 
 #include "gstsimacaps.h"
+#include "gstsimatiling.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_sima_detess_dequant_debug);
 #define GST_CAT_DEFAULT gst_sima_detess_dequant_debug
@@ -56,8 +56,7 @@ struct _GstSimaDetessDequant
   GstSimaBaseTransform parent;
   gfloat scale;                 /* object lock */
   gint zero_point;
-  SimaDetessDequantPlan plan;
-  SimaA65DetessDequantPlan a65;
+  SimaA65DetessDequantPlan a65; /* a65.shared is the core's plan */
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstSimaDetessDequant, gst_sima_detess_dequant,
@@ -92,10 +91,13 @@ gst_sima_detess_dequant_set_property (GObject * object, guint prop_id,
       self->zero_point = g_value_get_int (value);
       break;
     default:
+      GST_OBJECT_UNLOCK (self);
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
+      return;
   }
   GST_OBJECT_UNLOCK (self);
+  gst_sima_base_transform_params_changed (GST_SIMA_BASE_TRANSFORM (self),
+      FALSE);
 }
 
 static void
@@ -123,35 +125,46 @@ static gboolean
 gst_sima_detess_dequant_check_properties (GstSimaBaseTransform * base)
 {
   GstSimaDetessDequant *self = GST_SIMA_DETESS_DEQUANT (base);
-  gfloat scale;
+  SimaDetessDequantParams params;
+  SimaStatus st;
 
   GST_OBJECT_LOCK (self);
-  scale = self->scale;
+  params.scale = self->scale;
+  params.zero_point = self->zero_point;
   GST_OBJECT_UNLOCK (self);
-  if (scale > 0 && isfinite (scale))
+  /* the core's own rule (bit-based: a subnormal scale is valid on a CPU
+   * that flushes subnormals too) */
+  st = sima_detessdequant_check_params (&params);
+  if (st.code == SIMA_OK)
     return TRUE;
   GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-      ("simadetessdequant needs the scale property (finite, > 0); it is %g. "
+      ("simadetessdequant needs the scale property (finite, > 0): %s. "
           "It multiplies: scale=0.007874016 (1/127) undoes multiplier=127.",
-          (double) scale), (NULL));
+          st.message), (NULL));
   return FALSE;
 }
 
 static SimaStatus
 gst_sima_detess_dequant_prepare (GstSimaBaseTransform * base,
-    const SimaTensorSpec * in, const SimaTensorSpec * out)
+    const SimaTensorSpec * in, const SimaTensorSpec * out,
+    guint64 * in_bytes, guint64 * out_bytes)
 {
   GstSimaDetessDequant *self = GST_SIMA_DETESS_DEQUANT (base);
   SimaDetessDequantRequest req = { in, 1, out, 1, { 0, 0 } };
+  SimaDetessDequantPlan plan;
   SimaStatus st;
 
   GST_OBJECT_LOCK (self);
   req.params.scale = self->scale;
   req.params.zero_point = self->zero_point;
   GST_OBJECT_UNLOCK (self);
-  st = sima_detessdequant_check_inference (&req, &self->plan);
+  st = sima_detessdequant_check_inference (&req, &plan);
   if (st.code == SIMA_OK)
-    st = sima_a65_detessdequant_prepare (&self->plan, &self->a65);
+    st = sima_a65_detessdequant_prepare (&plan, &self->a65);
+  if (st.code == SIMA_OK) {
+    *in_bytes = plan.input_bytes;
+    *out_bytes = plan.output_bytes;
+  }
   return st;
 }
 
@@ -170,7 +183,7 @@ gst_sima_detess_dequant_encode (GstSimaBaseTransform * base,
     SimaEv74Descriptor * desc)
 {
   return sima_ev74_detessdequant_encode_relocatable (&GST_SIMA_DETESS_DEQUANT
-      (base)->plan, desc);
+      (base)->a65.shared, desc);
 }
 
 /* The other side keeps the shape; the dtype and layout are the other side's
@@ -201,6 +214,38 @@ gst_sima_detess_dequant_transform_caps (GstBaseTransform * trans,
     result = tmp;
   }
   return result;
+}
+
+/* The core's admission for fixation: a plan of its own, so that trying
+ * candidates never touches the negotiated one. */
+static gboolean
+gst_sima_detess_dequant_admit (GstObject * owner, const SimaTensorSpec * in,
+    const SimaTensorSpec * out, gchar ** why)
+{
+  GstSimaDetessDequant *self = GST_SIMA_DETESS_DEQUANT (owner);
+  SimaDetessDequantRequest req = { in, 1, out, 1, { 0, 0 } };
+  SimaDetessDequantPlan plan;
+  SimaStatus st;
+
+  GST_OBJECT_LOCK (self);
+  req.params.scale = self->scale;
+  req.params.zero_point = self->zero_point;
+  GST_OBJECT_UNLOCK (self);
+  st = sima_detessdequant_check_inference (&req, &plan);
+  if (st.code != SIMA_OK && why != NULL)
+    *why = g_strdup (st.message);
+  return st.code == SIMA_OK;
+}
+
+/* Downstream's dtype, layout and strides choices (float32 contiguous when
+ * it leaves them open), skipping what the core rejects: strides that do not
+ * fit the dtype, for example, when another choice is offered. */
+static GstCaps *
+gst_sima_detess_dequant_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  return gst_sima_fixate_admitted (GST_OBJECT (trans), GST_CAT_DEFAULT,
+      gst_sima_detess_dequant_admit, direction, caps, othercaps);
 }
 
 static void
@@ -250,10 +295,13 @@ gst_sima_detess_dequant_class_init (GstSimaDetessDequantClass * klass)
 
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_sima_detess_dequant_transform_caps);
+  trans_class->fixate_caps =
+      GST_DEBUG_FUNCPTR (gst_sima_detess_dequant_fixate_caps);
 
   sima_class->op_name = "DetessDequant";
   sima_class->route = SIMA_EV74_ROUTE_DETESSDEQUANT;
   sima_class->capability = SIMA_EV74_DETESSDEQUANT_CAPABILITY;
+  sima_class->debug_category = gst_sima_detess_dequant_debug;
   sima_class->check_properties = gst_sima_detess_dequant_check_properties;
   sima_class->prepare = gst_sima_detess_dequant_prepare;
   sima_class->execute_a65 = gst_sima_detess_dequant_execute_a65;

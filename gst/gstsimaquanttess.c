@@ -30,7 +30,6 @@
 
 #include "gstsimaquanttess.h"
 
-#include <math.h>
 #include <simaai/kernels/a65/quanttess.h>
 #include <simaai/kernels/ev74/quanttess.h>
 
@@ -57,8 +56,7 @@ struct _GstSimaQuantTess
   gint zero_point;
   SimaRounding rounding;
   GstSimaTilingProps tiling;
-  /* the negotiated plan */
-  SimaQuantTessPlan plan;
+  /* the negotiated plan (a65.shared is the core's plan) */
   SimaA65QuantTessPlan a65;
 };
 
@@ -84,6 +82,7 @@ gst_sima_quant_tess_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (object);
+  gboolean relayout = FALSE, known = TRUE;
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -97,12 +96,16 @@ gst_sima_quant_tess_set_property (GObject * object, guint prop_id,
       self->rounding = (SimaRounding) g_value_get_enum (value);
       break;
     default:
-      if (!gst_sima_tiling_set_property (&self->tiling, PROP_TILING, prop_id,
-              value))
-        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      known = relayout = gst_sima_tiling_set_property (&self->tiling,
+          PROP_TILING, prop_id, value);
       break;
   }
   GST_OBJECT_UNLOCK (self);
+  if (known)
+    gst_sima_base_transform_params_changed (GST_SIMA_BASE_TRANSFORM (self),
+        relayout);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -135,26 +138,34 @@ static gboolean
 gst_sima_quant_tess_check_properties (GstSimaBaseTransform * base)
 {
   GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (base);
-  gfloat multiplier;
+  SimaQuantTessParams params;
+  SimaStatus st;
 
   GST_OBJECT_LOCK (self);
-  multiplier = self->multiplier;
+  params.multiplier = self->multiplier;
+  params.zero_point = self->zero_point;
+  params.rounding = self->rounding;
   GST_OBJECT_UNLOCK (self);
-  if (multiplier > 0 && isfinite (multiplier))
+  /* the core's own rule (bit-based: a subnormal multiplier is valid on a
+   * CPU that flushes subnormals too) */
+  st = sima_quanttess_check_params (&params);
+  if (st.code == SIMA_OK)
     return TRUE;
   GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-      ("simaquanttess needs the multiplier property (finite, > 0); it is %g. "
+      ("simaquanttess needs the multiplier property (finite, > 0): %s. "
           "It multiplies: multiplier=127 maps [-1, 1] to [-127, 127].",
-          (double) multiplier), (NULL));
+          st.message), (NULL));
   return FALSE;
 }
 
 static SimaStatus
 gst_sima_quant_tess_prepare (GstSimaBaseTransform * base,
-    const SimaTensorSpec * in, const SimaTensorSpec * out)
+    const SimaTensorSpec * in, const SimaTensorSpec * out,
+    guint64 * in_bytes, guint64 * out_bytes)
 {
   GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (base);
   SimaQuantTessRequest req = { in, 1, out, 1, { 0, 0, 0 } };
+  SimaQuantTessPlan plan;
   SimaStatus st;
 
   GST_OBJECT_LOCK (self);
@@ -162,9 +173,13 @@ gst_sima_quant_tess_prepare (GstSimaBaseTransform * base,
   req.params.zero_point = self->zero_point;
   req.params.rounding = self->rounding;
   GST_OBJECT_UNLOCK (self);
-  st = sima_quanttess_check_inference (&req, &self->plan);
+  st = sima_quanttess_check_inference (&req, &plan);
   if (st.code == SIMA_OK)
-    st = sima_a65_quanttess_prepare (&self->plan, &self->a65);
+    st = sima_a65_quanttess_prepare (&plan, &self->a65);
+  if (st.code == SIMA_OK) {
+    *in_bytes = plan.input_bytes;
+    *out_bytes = plan.output_bytes;
+  }
   return st;
 }
 
@@ -183,7 +198,7 @@ gst_sima_quant_tess_encode (GstSimaBaseTransform * base,
     SimaEv74Descriptor * desc)
 {
   return sima_ev74_quanttess_encode_relocatable (&GST_SIMA_QUANT_TESS
-      (base)->plan, desc);
+      (base)->a65.shared, desc);
 }
 
 static GstCaps *
@@ -193,14 +208,36 @@ gst_sima_quant_tess_transform_caps (GstBaseTransform * trans,
   return gst_sima_tiling_transform_caps (direction, caps, filter, "int8");
 }
 
+/* The core's admission for fixation: a plan of its own, so that trying
+ * candidates never touches the negotiated one. */
+static gboolean
+gst_sima_quant_tess_admit (GstObject * owner, const SimaTensorSpec * in,
+    const SimaTensorSpec * out, gchar ** why)
+{
+  GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (owner);
+  SimaQuantTessRequest req = { in, 1, out, 1, { 0, 0, 0 } };
+  SimaQuantTessPlan plan;
+  SimaStatus st;
+
+  GST_OBJECT_LOCK (self);
+  req.params.multiplier = self->multiplier;
+  req.params.zero_point = self->zero_point;
+  req.params.rounding = self->rounding;
+  GST_OBJECT_UNLOCK (self);
+  st = sima_quanttess_check_inference (&req, &plan);
+  if (st.code != SIMA_OK && why != NULL)
+    *why = g_strdup (st.message);
+  return st.code == SIMA_OK;
+}
+
 static GstCaps *
 gst_sima_quant_tess_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
 {
   GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (trans);
 
-  return gst_sima_tiling_fixate_caps (GST_OBJECT (self), &self->tiling,
-      direction, othercaps);
+  return gst_sima_tiling_fixate_caps (GST_OBJECT (self), GST_CAT_DEFAULT,
+      &self->tiling, gst_sima_quant_tess_admit, direction, caps, othercaps);
 }
 
 static void
@@ -269,6 +306,7 @@ gst_sima_quant_tess_class_init (GstSimaQuantTessClass * klass)
   sima_class->op_name = "QuantTess";
   sima_class->route = SIMA_EV74_ROUTE_QUANTTESS;
   sima_class->capability = SIMA_EV74_QUANTTESS_CAPABILITY;
+  sima_class->debug_category = gst_sima_quant_tess_debug;
   sima_class->check_properties = gst_sima_quant_tess_check_properties;
   sima_class->prepare = gst_sima_quant_tess_prepare;
   sima_class->execute_a65 = gst_sima_quant_tess_execute_a65;

@@ -23,15 +23,15 @@ gst_sima_tiling_install_properties (GObjectClass * klass, guint first_id)
    *
    * (simaquanttess and simacasttess.) The logical axis that plays D, H, W
    * and C in the output tiles, four integers, -1 for an absent axis (C is
-   * required): used when downstream caps leave `tile-axes` open. Each
-   * entry -1 to 5; empty (the default) means channels last, H, W, C the
-   * last three axes.
+   * required): used when downstream caps leave `tile-axes` open or offer
+   * it among others. Each entry -1 to 5; empty (the default) means
+   * channels last, H, W, C the last three axes.
    */
   g_object_class_install_property (klass, first_id,
       gst_param_spec_array ("tile-axes", "Tile axes",
           "Logical axis of D, H, W and C (-1: absent; C is required), used "
-          "when downstream leaves it open, e.g. \"<-1,1,2,3>\". Empty: "
-          "channels last (H, W, C the last three axes)",
+          "when downstream leaves it open or offers it, e.g. \"<-1,1,2,3>\". "
+          "Empty: channels last (H, W, C the last three axes)",
           g_param_spec_int ("axis", "Axis", "A logical axis or -1", -1,
               SIMA_MAX_RANK - 1, -1, G_PARAM_READWRITE |
               G_PARAM_STATIC_STRINGS),
@@ -42,13 +42,14 @@ gst_sima_tiling_install_properties (GObjectClass * klass, guint first_id)
    *
    * (simaquanttess and simacasttess.) Tile extents in D, H, W, C order,
    * four integers >= 1 (an absent axis needs 1), used when downstream
-   * caps leave `tile-shape` open. Empty (the default) means H8/W16/C16.
+   * caps leave `tile-shape` open or offer it among others. Empty (the
+   * default) means H8/W16/C16.
    */
   g_object_class_install_property (klass, first_id + 1,
       gst_param_spec_array ("tile-shape", "Tile shape",
           "Tile extents in D, H, W, C order, used when downstream leaves "
-          "them open, e.g. \"<1,8,16,16>\" (absent axes need 1). Empty: "
-          "H8/W16/C16",
+          "them open or offers them, e.g. \"<1,8,16,16>\" (absent axes need "
+          "1). Empty: H8/W16/C16",
           g_param_spec_int ("extent", "Extent", "A tile extent", 1,
               G_MAXINT, 1, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS),
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
@@ -57,13 +58,15 @@ gst_sima_tiling_install_properties (GObjectClass * klass, guint first_id)
    * GstSimaQuantTess:channels:
    *
    * (simaquanttess and simacasttess.) Stored channels per tile when
-   * downstream caps leave `channels` open: `compact` (the actual channels)
-   * or `pad16` (rounded up to 16, the default).
+   * downstream caps leave `channels` open or offer it among others:
+   * `compact` (the actual channels) or `pad16` (rounded up to 16, the
+   * default).
    */
   g_object_class_install_property (klass, first_id + 2,
       g_param_spec_enum ("channels", "Channels",
-          "Stored channels per tile when downstream leaves it open: compact "
-          "(actual) or pad16 (rounded up to 16)", GST_TYPE_SIMA_CHANNELS,
+          "Stored channels per tile when downstream leaves it open or offers "
+          "it: compact (actual) or pad16 (rounded up to 16)",
+          GST_TYPE_SIMA_CHANNELS,
           SIMA_CHANNELS_PAD16, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 }
@@ -180,51 +183,246 @@ gst_sima_tiling_transform_caps (GstPadDirection direction, GstCaps * caps,
   return result;
 }
 
-static GstCaps *
-fixate_tiles (const GstSimaTilingProps * t, GstCaps * othercaps)
+/* Enough for every list a real downstream offers (a few tilings times two
+ * channel modes); bounds the work when a caps string is pathological. */
+#define MAX_CANDIDATES 256
+
+/* A fixed structure fixation may pick, and where it stands in the order of
+ * preference: fewer misses first (a miss is a preferred field it does not
+ * match, the most important field the highest bit), then downstream's
+ * order. */
+typedef struct
 {
   GstStructure *s;
-  SimaMlaTiled def;
-  int64_t shape[SIMA_MAX_RANK], axes[4];
-  int rank, k;
+  GstCapsFeatures *features;
+  guint misses;
+  guint order;
+} Candidate;
 
-  othercaps = gst_caps_truncate (othercaps);
-  othercaps = gst_caps_make_writable (othercaps);
-  s = gst_caps_get_structure (othercaps, 0);
-  rank = gst_sima_structure_get_int_array (s, "shape", shape, SIMA_MAX_RANK);
-  sima_mla_tiled_default (rank > 0 ? rank : 1, &def);
-  if (!gst_structure_has_field (s, "tile-axes")) {
-    GValue v = G_VALUE_INIT;
-    for (k = 0; k < 4; k++)
-      axes[k] = t->n_axes == 4 ? t->axes[k] : def.axes[k];
-    gst_sima_value_set_int_array (&v, axes, 4);
-    gst_structure_take_value (s, "tile-axes", &v);
+static void
+candidate_clear (gpointer data)
+{
+  Candidate *c = data;
+
+  gst_structure_free (c->s);
+  if (c->features != NULL)
+    gst_caps_features_free (c->features);
+}
+
+static gint
+candidate_compare (gconstpointer a, gconstpointer b)
+{
+  const Candidate *x = a, *y = b;
+
+  if (x->misses != y->misses)
+    return x->misses < y->misses ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void
+value_clear (gpointer data)
+{
+  g_value_unset (data);
+}
+
+/* The choices one value (not a list) offers: the preferred value first
+ * when the value allows it, then the value itself unless that is the same
+ * (an unfixed value is fixed later by gst_structure_fixate). */
+static void
+add_choices (GArray * choices, const GValue * v, const GValue * pref)
+{
+  GValue preferred = G_VALUE_INIT, copy = G_VALUE_INIT;
+
+  if (pref != NULL && gst_value_intersect (&preferred, pref, v)) {
+    gboolean same = gst_value_compare (&preferred, v) == GST_VALUE_EQUAL;
+    g_array_append_val (choices, preferred);
+    if (same)
+      return;
   }
-  if (!gst_structure_has_field (s, "tile-shape")) {
-    GValue v = G_VALUE_INIT;
-    gst_sima_value_set_int_array (&v, t->n_shape == 4 ? t->shape
-        : def.tile_shape, 4);
-    gst_structure_take_value (s, "tile-shape", &v);
+  g_value_init (&copy, G_VALUE_TYPE (v));
+  g_value_copy (v, &copy);
+  g_array_append_val (choices, copy);
+}
+
+static GArray *
+field_choices (const GValue * v, const GValue * pref)
+{
+  GArray *choices = g_array_new (FALSE, TRUE, sizeof (GValue));
+  guint i;
+
+  g_array_set_clear_func (choices, value_clear);
+  if (GST_VALUE_HOLDS_LIST (v)) {
+    for (i = 0; i < gst_value_list_get_size (v); i++)
+      add_choices (choices, gst_value_list_get_value (v, i), pref);
+  } else {
+    add_choices (choices, v, pref);
   }
-  if (!gst_structure_has_field (s, "channels"))
-    gst_structure_set (s, "channels", G_TYPE_STRING,
-        sima_channels_name (t->channels), NULL);
-  else      /* the property's choice if downstream still allows it */
-    gst_structure_fixate_field_string (s, "channels",
-        sima_channels_name (t->channels));
-  return gst_caps_fixate (othercaps);
+  return choices;
+}
+
+/* Appends the candidates of one structure of othercaps to `out`: preferred
+ * values fill the fields it leaves out, and every combination of its list
+ * values (the last field fastest) is one candidate. */
+static void
+add_candidates (GArray * out, const GstStructure * s,
+    const GstCapsFeatures * features, const GstStructure * prefs)
+{
+  GstStructure *work = gst_structure_copy (s);
+  GPtrArray *names = g_ptr_array_new ();
+  GPtrArray *choices = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      g_array_unref);
+  guint *pos;
+  gint i, n;
+
+  for (i = 0; prefs != NULL && i < gst_structure_n_fields (prefs); i++) {
+    const gchar *name = gst_structure_nth_field_name (prefs, i);
+    if (!gst_structure_has_field (work, name))
+      gst_structure_set_value (work, name, gst_structure_get_value (prefs,
+              name));
+  }
+  n = gst_structure_n_fields (work);
+  for (i = 0; i < n; i++) {
+    const gchar *name = gst_structure_nth_field_name (work, i);
+    g_ptr_array_add (names, (gpointer) name);
+    g_ptr_array_add (choices, field_choices (gst_structure_get_value (work,
+                name), prefs ? gst_structure_get_value (prefs, name) : NULL));
+  }
+  pos = g_new0 (guint, n + 1);
+  while (out->len < MAX_CANDIDATES) {
+    Candidate c = { gst_structure_copy (work), NULL, 0, out->len };
+    gint k;
+
+    for (k = 0; k < n; k++)
+      gst_structure_set_value (c.s, g_ptr_array_index (names, k),
+          &g_array_index ((GArray *) g_ptr_array_index (choices, k), GValue,
+              pos[k]));
+    gst_structure_fixate (c.s);
+    for (k = 0; prefs != NULL && k < gst_structure_n_fields (prefs); k++) {
+      const gchar *name = gst_structure_nth_field_name (prefs, k);
+      c.misses <<= 1;
+      if (gst_value_compare (gst_structure_get_value (c.s, name),
+              gst_structure_get_value (prefs, name)) != GST_VALUE_EQUAL)
+        c.misses |= 1;
+    }
+    if (features != NULL)
+      c.features = gst_caps_features_copy (features);
+    g_array_append_val (out, c);
+    /* the next combination; done when the odometer wraps */
+    for (k = n - 1; k >= 0; k--) {
+      if (++pos[k] < ((GArray *) g_ptr_array_index (choices, k))->len)
+        break;
+      pos[k] = 0;
+    }
+    if (k < 0)
+      break;
+  }
+  g_free (pos);
+  g_ptr_array_unref (choices);
+  g_ptr_array_unref (names);
+  gst_structure_free (work);
+}
+
+/* The work of gst_sima_fixate_admitted, with preferred field values. */
+static GstCaps *
+fixate_admitted (GstObject * owner, GstDebugCategory * cat,
+    GstSimaAdmitFunc admit, GstPadDirection direction, GstCaps * caps,
+    GstCaps * othercaps, const GstStructure * prefs)
+{
+  GArray *cands;
+  SimaTensorSpec fixed, spec;
+  gboolean have_fixed;
+  const Candidate *pick = NULL;
+  GstCaps *result;
+  gchar *why = NULL;
+  guint i;
+
+  if (gst_caps_is_empty (othercaps) || gst_caps_is_any (othercaps))
+    return gst_caps_fixate (othercaps);
+  cands = g_array_new (FALSE, TRUE, sizeof (Candidate));
+  g_array_set_clear_func (cands, candidate_clear);
+  for (i = 0; i < gst_caps_get_size (othercaps); i++)
+    add_candidates (cands, gst_caps_get_structure (othercaps, i),
+        gst_caps_get_features (othercaps, i), prefs);
+  g_array_sort (cands, candidate_compare);
+
+  /* Without a spec for this side there is nothing to admit against:
+   * set_caps will say why. */
+  have_fixed = caps != NULL && gst_caps_get_size (caps) > 0
+      && gst_sima_caps_to_spec (gst_caps_get_structure (caps, 0), &fixed,
+      NULL);
+  for (i = 0; have_fixed && pick == NULL && i < cands->len; i++) {
+    const Candidate *c = &g_array_index (cands, Candidate, i);
+    gboolean ok = gst_sima_caps_to_spec (c->s, &spec, &why)
+        && (direction == GST_PAD_SINK ? admit (owner, &fixed, &spec, &why)
+        : admit (owner, &spec, &fixed, &why));
+
+    if (ok)
+      pick = c;
+    else
+      GST_CAT_DEBUG_OBJECT (cat, owner, "fixation skips %" GST_PTR_FORMAT
+          ": %s", c->s, why);
+    g_free (why);
+    why = NULL;
+  }
+  if (pick == NULL) {
+    pick = &g_array_index (cands, Candidate, 0);
+    GST_CAT_DEBUG_OBJECT (cat, owner, "%s; keeping the first candidate, %"
+        GST_PTR_FORMAT, have_fixed ? "the core admits no candidate"
+        : "no spec for the fixed side", pick->s);
+  }
+  result = gst_caps_new_empty ();
+  gst_caps_append_structure_full (result, gst_structure_copy (pick->s),
+      pick->features ? gst_caps_features_copy (pick->features) : NULL);
+  g_array_unref (cands);
+  gst_caps_unref (othercaps);
+  return result;
 }
 
 GstCaps *
-gst_sima_tiling_fixate_caps (GstObject * owner, const GstSimaTilingProps * t,
-    GstPadDirection direction, GstCaps * othercaps)
+gst_sima_fixate_admitted (GstObject * owner, GstDebugCategory * cat,
+    GstSimaAdmitFunc admit, GstPadDirection direction, GstCaps * caps,
+    GstCaps * othercaps)
+{
+  return fixate_admitted (owner, cat, admit, direction, caps, othercaps, NULL);
+}
+
+GstCaps *
+gst_sima_tiling_fixate_caps (GstObject * owner, GstDebugCategory * cat,
+    const GstSimaTilingProps * t, GstSimaAdmitFunc admit,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
 {
   GstSimaTilingProps props;
+  GstStructure *prefs;
+  SimaMlaTiled def;
+  int64_t shape[SIMA_MAX_RANK], axes[4];
+  GValue v = G_VALUE_INIT;
+  GstCaps *result;
+  int rank = -1, k;
 
-  if (direction != GST_PAD_SINK)       /* fixating the (dense) sink side */
-    return gst_caps_fixate (othercaps);
+  if (direction != GST_PAD_SINK)        /* fixating the (dense) sink side */
+    return fixate_admitted (owner, cat, admit, direction, caps, othercaps,
+        NULL);
   GST_OBJECT_LOCK (owner);
   props = *t;
   GST_OBJECT_UNLOCK (owner);
-  return fixate_tiles (&props, othercaps);
+  /* the tiled side has the input's shape, so its rank picks the default */
+  if (caps != NULL && gst_caps_get_size (caps) > 0)
+    rank = gst_sima_structure_get_int_array (gst_caps_get_structure (caps, 0),
+        "shape", shape, SIMA_MAX_RANK);
+  sima_mla_tiled_default (rank > 0 ? rank : 1, &def);
+  /* in order of importance: the field order is the order of the misses */
+  prefs = gst_structure_new_empty ("preferred");
+  for (k = 0; k < 4; k++)
+    axes[k] = props.n_axes == 4 ? props.axes[k] : def.axes[k];
+  gst_sima_value_set_int_array (&v, axes, 4);
+  gst_structure_take_value (prefs, "tile-axes", &v);
+  gst_sima_value_set_int_array (&v, props.n_shape == 4 ? props.shape
+      : def.tile_shape, 4);
+  gst_structure_take_value (prefs, "tile-shape", &v);
+  gst_structure_set (prefs, "channels", G_TYPE_STRING,
+      sima_channels_name (props.channels), NULL);
+  result = fixate_admitted (owner, cat, admit, direction, caps, othercaps,
+      prefs);
+  gst_structure_free (prefs);
+  return result;
 }

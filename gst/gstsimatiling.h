@@ -4,9 +4,11 @@
  * of MLA tiles: the tile-axes, tile-shape and channels properties, and caps
  * transformation and fixation from a dense tensor to tiles.
  *
- * The properties only fill in what downstream leaves open: a tile field
+ * The properties only choose among what downstream allows: a tile field
  * downstream fixes wins. Unset tile-axes / tile-shape mean the core's
  * default tiling for the tensor's rank (channels last, H8/W16/C16).
+ * Fixation asks the core (through the element's admission callback) and
+ * skips tilings it rejects, so that set_caps gets caps it accepts.
  */
 #ifndef GST_SIMA_TILING_H
 #define GST_SIMA_TILING_H
@@ -41,12 +43,35 @@ void gst_sima_tiling_props_init (GstSimaTilingProps * t);
 GstCaps *gst_sima_tiling_transform_caps (GstPadDirection direction,
     GstCaps * caps, GstCaps * filter, const gchar * out_dtype);
 
-/* fixate_caps of a tile-producing element: the dense sink side is plainly
- * fixated; on the tiled side, truncates, fills missing tile fields from the
- * properties *t (read under owner's object lock; or the default tiling for
- * the rank), then fixates. */
+/* The core's admission of in -> out with the element's current parameters,
+ * run on a plan of its own (never the element's negotiated one). TRUE when
+ * admitted; otherwise FALSE and, if why is not NULL, *why = the core's
+ * message (g_free it). */
+typedef gboolean (*GstSimaAdmitFunc) (GstObject * owner,
+    const SimaTensorSpec * in, const SimaTensorSpec * out, gchar ** why);
+
+/* fixate_caps for any of the converters. Candidates are the structures of
+ * othercaps and, within each, every combination of the values of its list
+ * fields (downstream's order; at most a few hundred are looked at). The
+ * result is the first candidate the core admits against the fixed caps of
+ * this side (caps; admit gets them as `in` when direction is
+ * GST_PAD_SINK, as `out` otherwise), or the first candidate when none is
+ * admitted, so that set_caps reports the core's reason. Skipped candidates
+ * are logged in cat. Takes othercaps. */
+GstCaps *gst_sima_fixate_admitted (GstObject * owner, GstDebugCategory * cat,
+    GstSimaAdmitFunc admit, GstPadDirection direction, GstCaps * caps,
+    GstCaps * othercaps);
+
+/* fixate_caps of a tile-producing element: gst_sima_fixate_admitted, with
+ * a preference on the tiled side. Each of tile-axes, tile-shape and
+ * channels (in that order of importance) prefers the property's value
+ * (*t, read under owner's object lock), or for unset tile-axes /
+ * tile-shape the core's default tiling for the rank, when downstream
+ * leaves the field open or allows that value; candidates matching more
+ * important preferences come first, the others in downstream's order. */
 GstCaps *gst_sima_tiling_fixate_caps (GstObject * owner,
-    const GstSimaTilingProps * t, GstPadDirection direction,
+    GstDebugCategory * cat, const GstSimaTilingProps * t,
+    GstSimaAdmitFunc admit, GstPadDirection direction, GstCaps * caps,
     GstCaps * othercaps);
 
 G_END_DECLS

@@ -207,3 +207,63 @@ check_op_a65_output (int op, guint64 seed)
   g_free (desc);
   return out;
 }
+
+/* ---- helpers of test_glue.c (issue 14) ---- */
+
+GstAllocator *
+check_plugin_allocator (void)
+{
+  static GstAllocator *allocator;
+
+  if (g_once_init_enter (&allocator)) {
+    GstCaps *caps = gst_caps_from_string (CHECK_IN_CAPS);
+    GstQuery *query = gst_query_new_allocation (caps, FALSE);
+    GstAllocator *a = NULL;
+    CheckHarness c;
+
+    check_harness_new (&c, "simaquanttess multiplier=1 backend=a65",
+        CHECK_IN_CAPS, NULL);
+    fail_unless (gst_pad_peer_query (c.h->srcpad, query));
+    fail_unless (gst_query_get_n_allocation_params (query) >= 1);
+    gst_query_parse_nth_allocation_param (query, 0, &a, NULL);
+    fail_unless (a != NULL, "simaquanttess proposed no allocator");
+    gst_query_unref (query);
+    gst_caps_unref (caps);
+    check_harness_free (&c);
+    /* the plugin keeps its allocator for the whole process; so do we */
+    g_once_init_leave (&allocator, a);
+  }
+  return gst_object_ref (allocator);
+}
+
+GstMemory *
+check_plugin_memory (GstBuffer * content, gsize offset)
+{
+  GstAllocator *allocator = check_plugin_allocator ();
+  GstAllocationParams params;
+  GstMapInfo in, out;
+  GstMemory *mem;
+
+  gst_allocation_params_init (&params);
+  params.align = 15;
+  fail_unless (gst_buffer_map (content, &in, GST_MAP_READ));
+  mem = gst_allocator_alloc (allocator, offset + MAX (in.size, 1), &params);
+  fail_unless (mem != NULL, "the plugin's allocator gave no memory");
+  fail_unless (gst_memory_map (mem, &out, GST_MAP_WRITE));
+  memcpy (out.data + offset, in.data, in.size);
+  gst_memory_unmap (mem, &out);
+  gst_buffer_unmap (content, &in);
+  gst_memory_resize (mem, (gssize) offset, in.size);
+  fail_unless (mem->size == in.size);
+  gst_object_unref (allocator);
+  return mem;
+}
+
+GstBuffer *
+check_plugin_buffer (GstBuffer * content, gsize offset)
+{
+  GstBuffer *buf = gst_buffer_new ();
+
+  gst_buffer_append_memory (buf, check_plugin_memory (content, offset));
+  return buf;
+}

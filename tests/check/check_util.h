@@ -84,4 +84,19 @@ GstBuffer *check_op_a65_output (int op, guint64 seed);
 /* Bytes a spec needs (the core's answer). */
 guint64 check_required_bytes (const SimaTensorSpec * spec);
 
+/* ---- helpers of test_glue.c (issue 14) ---- */
+
+/* The plugin's allocator, as the converters propose it upstream (a new
+ * reference): what a neighbour that follows the ALLOCATION query uses. */
+GstAllocator *check_plugin_allocator (void);
+
+/* A new memory of the plugin's allocator (its own fd) holding content's
+ * bytes, `offset` bytes into the block: mem->offset == offset, mem->size
+ * == the content's size. offset 0 is the usual case; 4 makes a memory the
+ * device cannot address directly (16-byte alignment). */
+GstMemory *check_plugin_memory (GstBuffer * content, gsize offset);
+
+/* A buffer of one check_plugin_memory (content, offset). */
+GstBuffer *check_plugin_buffer (GstBuffer * content, gsize offset);
+
 #endif /* SIMA_CHECK_UTIL_H */

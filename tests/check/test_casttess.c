@@ -488,6 +488,95 @@ GST_START_TEST (test_state_changes)
 }
 GST_END_TEST;
 
+/* Pops every message on c's bus: the number of errors, and the text of
+ * the first one in *first (g_free it). */
+static guint
+pop_errors (CheckHarness * c, gchar ** first)
+{
+  GstMessage *msg;
+  guint n = 0;
+
+  *first = NULL;
+  while ((msg = gst_bus_pop (c->bus)) != NULL) {
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      GError *err = NULL;
+      if (n++ == 0) {
+        gst_message_parse_error (msg, &err, NULL);
+        *first = g_strdup (err->message);
+        g_error_free (err);
+      }
+    }
+    gst_message_unref (msg);
+  }
+  return n;
+}
+
+/* Downstream offers a choice: the property picks from it, wherever it
+ * offers it (a list or another structure); unset, the default tiling. */
+GST_START_TEST (test_negotiate_property_picks_from_choice)
+{
+  check_negotiated ("tile-shape=<1,4,16,16>", RGB_IN,
+      TILES ",tile-shape=(int){<1,8,16,16>,<1,4,16,16>}",
+      TILES ",shape=(int)<6,20,3>,tile-axes=(int)<-1,0,1,2>,"
+      "tile-shape=(int)<1,4,16,16>,channels=pad16");
+  check_negotiated ("tile-axes=<-1,1,0,2>", RGB_IN,
+      TILES ",tile-axes=(int){<-1,0,1,2>,<-1,1,0,2>}",
+      TILES ",shape=(int)<6,20,3>,tile-axes=(int)<-1,1,0,2>,"
+      "tile-shape=(int)<1,8,16,16>,channels=pad16");
+  check_negotiated ("tile-shape=<1,4,16,16>", RGB_IN,
+      TILES ",tile-shape=(int)<1,8,16,16>;" TILES ",tile-shape=(int)<1,4,16,16>",
+      TILES ",shape=(int)<6,20,3>,tile-axes=(int)<-1,0,1,2>,"
+      "tile-shape=(int)<1,4,16,16>,channels=pad16");
+  check_negotiated ("", RGB_IN,
+      TILES ",tile-shape=(int){<1,4,16,16>,<1,8,16,16>}",
+      TILES ",shape=(int)<6,20,3>,tile-axes=(int)<-1,0,1,2>,"
+      "tile-shape=(int)<1,8,16,16>,channels=pad16");
+}
+GST_END_TEST;
+
+/* Tilings the core rejects are skipped when downstream offers others: an
+ * axis out of range for rank 3, an absent D with extent 2, a property that
+ * maps one axis twice. */
+GST_START_TEST (test_negotiate_skips_rejected)
+{
+  check_negotiated ("", RGB_IN,
+      TILES ",tile-axes=(int){<-1,0,1,3>,<-1,1,0,2>}",
+      TILES ",shape=(int)<6,20,3>,tile-axes=(int)<-1,1,0,2>,"
+      "tile-shape=(int)<1,8,16,16>,channels=pad16");
+  check_negotiated ("", RGB_IN,
+      TILES ",tile-shape=(int){<2,8,16,16>,<1,4,8,16>}",
+      TILES ",shape=(int)<6,20,3>,tile-axes=(int)<-1,0,1,2>,"
+      "tile-shape=(int)<1,4,8,16>,channels=pad16");
+  check_negotiated ("tile-axes=<-1,0,0,2>", RGB_IN,
+      TILES ",tile-axes=(int){<-1,0,0,2>,<-1,0,1,2>}",
+      TILES ",shape=(int)<6,20,3>,tile-axes=(int)<-1,0,1,2>,"
+      "tile-shape=(int)<1,8,16,16>,channels=pad16");
+}
+GST_END_TEST;
+
+/* Only rejected tilings on offer: not negotiated, one error, the core's
+ * reason for the first of them. */
+GST_START_TEST (test_negotiate_all_rejected)
+{
+  CheckHarness c;
+  gchar *msg;
+  guint n;
+
+  check_harness_new (&c, "simacasttess backend=a65", RGB_IN,
+      TILES ",tile-axes=(int){<-1,0,1,3>,<-1,0,0,2>}");
+  fail_unless_equals_int (gst_harness_push (c.h,
+          gst_buffer_new_allocate (NULL, 1440, NULL)),
+      GST_FLOW_NOT_NEGOTIATED);
+  n = pop_errors (&c, &msg);
+  fail_unless (msg && strstr (msg, "CastTess cannot convert these caps: "
+          "output tile-axes: C axis is 3, out of range for rank 3"),
+      "error %s", msg);
+  fail_unless_equals_int (n, 1);
+  g_free (msg);
+  check_harness_free (&c);
+}
+GST_END_TEST;
+
 static Suite *
 casttess_suite (void)
 {
@@ -506,6 +595,9 @@ casttess_suite (void)
   tcase_add_test (tc, test_fp16_output_not_negotiable);
   tcase_add_test (tc, test_wrong_size_buffer);
   tcase_add_test (tc, test_state_changes);
+  tcase_add_test (tc, test_negotiate_property_picks_from_choice);
+  tcase_add_test (tc, test_negotiate_skips_rejected);
+  tcase_add_test (tc, test_negotiate_all_rejected);
   return s;
 }
 

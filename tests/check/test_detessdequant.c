@@ -204,7 +204,7 @@ GST_START_TEST (test_missing_scale)
     gchar *msg = check_start_message (descs[i], GST_MESSAGE_ERROR, &ret);
     fail_unless_equals_int (ret, GST_STATE_CHANGE_FAILURE);
     fail_unless (msg && strstr (msg, "simadetessdequant needs the scale "
-            "property (finite, > 0); it is 0"), "%s: error %s", descs[i], msg);
+            "property (finite, > 0): scale is 0, must be finite and > 0"), "%s: error %s", descs[i], msg);
     g_free (msg);
   }
 }
@@ -405,6 +405,34 @@ GST_START_TEST (test_wrong_size_buffer)
 }
 GST_END_TEST;
 
+/* Downstream offers a choice: fixation skips what the core rejects (strides
+ * that fit only bfloat16, an overlapping view before a contiguous one). */
+GST_START_TEST (test_fixation_skips_rejected)
+{
+  static const gchar *cases[][2] = {
+    { TENSOR ",dtype={float32,bfloat16},layout=strided,"
+          "strides=(gint64)<120,6,2>", TENSOR ",dtype=bfloat16,"
+          "layout=strided,shape=(int)<6,20,3>,strides=(gint64)<120,6,2>" },
+    { TENSOR ",layout=strided,strides=(gint64)<4,4,4>;" TENSOR
+          ",layout=contiguous", DENSE ",dtype=float32,shape=(int)<6,20,3>" },
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gchar *neg = check_output ("backend=a65 scale=0.5", TILED_IN,
+        cases[i][0]);
+    GstCaps *got = gst_caps_from_string (neg);
+    GstCaps *want = gst_caps_from_string (cases[i][1]);
+
+    fail_unless (gst_caps_is_equal (got, want), "%s: negotiated %s",
+        cases[i][0], neg);
+    gst_caps_unref (want);
+    gst_caps_unref (got);
+    g_free (neg);
+  }
+}
+GST_END_TEST;
+
 static Suite *
 detessdequant_suite (void)
 {
@@ -420,6 +448,7 @@ detessdequant_suite (void)
   tcase_add_test (tc, test_padding_ignored);
   tcase_add_test (tc, test_caps_rejected);
   tcase_add_test (tc, test_wrong_size_buffer);
+  tcase_add_test (tc, test_fixation_skips_rejected);
   return s;
 }
 

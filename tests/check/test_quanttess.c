@@ -284,6 +284,115 @@ GST_START_TEST (test_state_changes)
 }
 GST_END_TEST;
 
+/* simaquanttess (props added to multiplier=1 backend=a65) negotiates
+ * RGB_IN -> int8 tiles with `want` (tile fields) when downstream offers
+ * out_caps. */
+static void
+check_tiling (const gchar * props, const gchar * out_caps, const gchar * want)
+{
+  gchar *desc = g_strdup_printf ("simaquanttess multiplier=1 backend=a65 %s",
+      props);
+  gchar *want_str = g_strdup_printf (TENSOR ",dtype=int8,layout=mla-tiled,"
+      "shape=(int)<6,20,3>,%s", want);
+  GstCaps *neg, *want_caps = gst_caps_from_string (want_str);
+  CheckHarness c;
+  GstBuffer *out;
+  gchar *s;
+
+  check_harness_new (&c, desc, RGB_IN, out_caps);
+  out = gst_harness_push_and_pull (c.h,
+      check_random_buffer (360 * 4, 1));
+  fail_unless (out != NULL, "%s did not negotiate with %s", desc, out_caps);
+  gst_buffer_unref (out);
+  neg = gst_pad_get_current_caps (c.h->sinkpad);
+  s = gst_caps_to_string (neg);
+  fail_unless (gst_caps_is_equal (neg, want_caps), "%s with %s negotiated "
+      "%s, not %s", desc, out_caps, s, want_str);
+  g_free (s);
+  gst_caps_unref (neg);
+  gst_caps_unref (want_caps);
+  check_harness_free (&c);
+  g_free (want_str);
+  g_free (desc);
+}
+
+#define TILES TENSOR ",dtype=int8,layout=mla-tiled"
+#define DEFAULT_AXES "tile-axes=(int)<-1,0,1,2>"
+#define DEFAULT_SHAPE "tile-shape=(int)<1,8,16,16>"
+
+/* Downstream offers a choice: the property picks from it, wherever it
+ * offers it (a list or another structure); unset, the default tiling. */
+GST_START_TEST (test_property_picks_from_choice)
+{
+  check_tiling ("tile-shape=<1,4,16,16>",
+      TILES ",tile-shape=(int){<1,8,16,16>,<1,4,16,16>}",
+      DEFAULT_AXES ",tile-shape=(int)<1,4,16,16>,channels=pad16");
+  check_tiling ("tile-axes=<-1,1,0,2>",
+      TILES ",tile-axes=(int){<-1,0,1,2>,<-1,1,0,2>}",
+      "tile-axes=(int)<-1,1,0,2>," DEFAULT_SHAPE ",channels=pad16");
+  check_tiling ("tile-shape=<1,4,16,16>", TILES ",tile-shape=(int)<1,8,16,16>;"
+      TILES ",tile-shape=(int)<1,4,16,16>",
+      DEFAULT_AXES ",tile-shape=(int)<1,4,16,16>,channels=pad16");
+  check_tiling ("", TILES ",tile-shape=(int){<1,4,16,16>,<1,8,16,16>}",
+      DEFAULT_AXES "," DEFAULT_SHAPE ",channels=pad16");
+  /* a range: the property, or the default, inside it */
+  check_tiling ("tile-shape=<1,4,16,16>", TILES ",tile-shape=(int)<1,[1,16],"
+      "16,16>", DEFAULT_AXES ",tile-shape=(int)<1,4,16,16>,channels=pad16");
+  check_tiling ("", TILES ",tile-shape=(int)<1,[1,16],16,16>",
+      DEFAULT_AXES "," DEFAULT_SHAPE ",channels=pad16");
+  /* channels, as before */
+  check_tiling ("channels=compact", TILES ",channels={pad16,compact}",
+      DEFAULT_AXES "," DEFAULT_SHAPE ",channels=compact");
+}
+GST_END_TEST;
+
+/* Tilings the core rejects are skipped when downstream offers others: an
+ * axis out of range for rank 3, an absent D with extent 2, a property that
+ * maps one axis twice. */
+GST_START_TEST (test_skips_rejected_tilings)
+{
+  check_tiling ("", TILES ",tile-axes=(int){<-1,0,1,3>,<-1,1,0,2>}",
+      "tile-axes=(int)<-1,1,0,2>," DEFAULT_SHAPE ",channels=pad16");
+  check_tiling ("", TILES ",tile-shape=(int){<2,8,16,16>,<1,4,8,16>}",
+      DEFAULT_AXES ",tile-shape=(int)<1,4,8,16>,channels=pad16");
+  check_tiling ("tile-axes=<-1,0,0,2>",
+      TILES ",tile-axes=(int){<-1,0,0,2>,<-1,0,1,2>}",
+      DEFAULT_AXES "," DEFAULT_SHAPE ",channels=pad16");
+}
+GST_END_TEST;
+
+/* Only rejected tilings on offer: not negotiated, one error, the core's
+ * reason for the first of them. */
+GST_START_TEST (test_all_tilings_rejected)
+{
+  CheckHarness c;
+  GstMessage *msg;
+  gchar *first = NULL;
+  guint n = 0;
+
+  check_harness_new (&c, "simaquanttess multiplier=1 backend=a65", RGB_IN,
+      TILES ",tile-axes=(int){<-1,0,1,3>,<-1,0,0,2>}");
+  fail_unless_equals_int (gst_harness_push (c.h,
+          check_random_buffer (360 * 4, 1)),
+      GST_FLOW_NOT_NEGOTIATED);
+  while ((msg = gst_bus_pop (c.bus)) != NULL) {
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR && n++ == 0) {
+      GError *err = NULL;
+      gst_message_parse_error (msg, &err, NULL);
+      first = g_strdup (err->message);
+      g_error_free (err);
+    }
+    gst_message_unref (msg);
+  }
+  fail_unless (first && strstr (first, "QuantTess cannot convert these caps: "
+          "output tile-axes: C axis is 3, out of range for rank 3"),
+      "error %s", first);
+  fail_unless_equals_int (n, 1);
+  g_free (first);
+  check_harness_free (&c);
+}
+GST_END_TEST;
+
 static Suite *
 quanttess_suite (void)
 {
@@ -302,6 +411,9 @@ quanttess_suite (void)
   tcase_add_test (tc, test_missing_multiplier);
   tcase_add_test (tc, test_wrong_size_buffer);
   tcase_add_test (tc, test_state_changes);
+  tcase_add_test (tc, test_property_picks_from_choice);
+  tcase_add_test (tc, test_skips_rejected_tilings);
+  tcase_add_test (tc, test_all_tilings_rejected);
   return s;
 }
 

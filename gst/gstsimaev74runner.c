@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The EV74 job runner of the converter elements (gstsimaev74runner.h).
+ * Glue only: where the bytes are and how long to wait; every rule about
+ * what the device accepts comes from the device API and the core.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstsimaev74runner.h"
+
+#include <gst/allocators/allocators.h>
+#include <simaai/kernels/layout.h>
+#include <string.h>
+
+#include "gstsimaallocator.h"
+#include "gstsimaimport.h"
+
+#define GST_CAT_DEFAULT (runner->cat)
+
+/* A wait is cut into slices this long, so that a flush or a state change
+ * is noticed within one slice; a job that retires wakes the wait at once,
+ * so slicing costs no latency. */
+#define WAIT_SLICE_NS (5 * GST_MSECOND)
+
+/* A job that outlived its wait: what it reads and writes stays referenced
+ * until the device retires it. */
+typedef struct
+{
+  SimaEv74Job *job;
+  GstBuffer *in;
+  GstBuffer *out;
+} InFlight;
+
+struct _GstSimaEv74Runner
+{
+  GstObject *owner;             /* not a reference: the owner frees us */
+  GstDebugCategory *cat;
+  SimaEv74Device *dev;
+  SimaEv74Descriptor desc;      /* relocatable, bound per buffer */
+  guint64 in_bytes, out_bytes;
+  /* staging buffers for what the device cannot read or write in place */
+  GstBufferPool *stage_in, *stage_out;
+  GQueue inflight;              /* InFlight *, oldest first */
+  gint flushing;                /* atomic */
+};
+
+/* ---- jobs that outlive their wait ---------------------------------------- */
+
+static void
+inflight_release (InFlight * f)
+{
+  sima_ev74_job_unref (f->job);
+  gst_buffer_unref (f->in);
+  gst_buffer_unref (f->out);
+  g_free (f);
+}
+
+/* Releases the jobs that have retired since. */
+static void
+reap_retired (GstSimaEv74Runner * runner)
+{
+  GList *l = runner->inflight.head, *next;
+
+  for (; l != NULL; l = next) {
+    InFlight *f = l->data;
+    next = l->next;
+    if (sima_ev74_job_retired (f->job)) {
+      inflight_release (f);
+      g_queue_delete_link (&runner->inflight, l);
+    }
+  }
+}
+
+/* The reaper: waits for each job as long as it takes (a device that never
+ * retires one keeps its buffers for good rather than have them freed
+ * under it), then lets go of its buffers. */
+static gpointer
+reaper_thread (gpointer data)
+{
+  GQueue *jobs = data;
+  InFlight *f;
+
+  while ((f = g_queue_pop_head (jobs)) != NULL) {
+    sima_ev74_job_wait (f->job, -1);
+    inflight_release (f);
+  }
+  g_queue_free (jobs);
+  return NULL;
+}
+
+static void
+pool_free (GstBufferPool ** pool)
+{
+  if (*pool != NULL) {
+    gst_buffer_pool_set_active (*pool, FALSE);
+    gst_object_unref (*pool);
+    *pool = NULL;
+  }
+}
+
+/* ---- life cycle ---------------------------------------------------------- */
+
+GstSimaEv74Runner *
+gst_sima_ev74_runner_new (GstObject * owner, GstDebugCategory * cat,
+    SimaEv74Device * dev)
+{
+  GstSimaEv74Runner *runner = g_new0 (GstSimaEv74Runner, 1);
+
+  runner->owner = owner;
+  runner->cat = cat;
+  runner->dev = dev;
+  g_queue_init (&runner->inflight);
+  return runner;
+}
+
+void
+gst_sima_ev74_runner_free (GstSimaEv74Runner * runner)
+{
+  GThread *thread;
+
+  if (runner == NULL)
+    return;
+  reap_retired (runner);
+  if (!g_queue_is_empty (&runner->inflight)) {
+    GQueue *jobs = g_queue_new ();
+    GST_WARNING_OBJECT (runner->owner, "%u EV74 job(s) still running: their "
+        "buffers stay referenced until the device retires them",
+        runner->inflight.length);
+    *jobs = runner->inflight;
+    thread = g_thread_new ("simaev74-reaper", reaper_thread, jobs);
+    g_thread_unref (thread);
+  }
+  pool_free (&runner->stage_in);
+  pool_free (&runner->stage_out);
+  /* jobs still running hold their regions, and regions their device */
+  sima_ev74_device_unref (runner->dev);
+  g_free (runner);
+}
+
+static GstBufferPool *
+staging_pool (guint64 bytes)
+{
+  GstBufferPool *pool;
+
+  if (bytes > G_MAXUINT)
+    return NULL;
+  pool = gst_sima_dmabuf_pool_new (NULL, (guint) MAX (bytes, 1), 1, 0);
+  if (pool != NULL && !gst_buffer_pool_set_active (pool, TRUE))
+    gst_clear_object (&pool);
+  return pool;
+}
+
+SimaStatus
+gst_sima_ev74_runner_configure (GstSimaEv74Runner * runner,
+    const SimaEv74Descriptor * desc, guint64 in_bytes, guint64 out_bytes)
+{
+  runner->desc = *desc;
+  runner->in_bytes = in_bytes;
+  runner->out_bytes = out_bytes;
+  pool_free (&runner->stage_in);
+  pool_free (&runner->stage_out);
+  if ((runner->stage_in = staging_pool (in_bytes)) == NULL
+      || (runner->stage_out = staging_pool (out_bytes)) == NULL) {
+    pool_free (&runner->stage_in);
+    return sima_status_make (SIMA_OUT_OF_RESOURCES,
+        "cannot make staging buffers of %llu and %llu bytes",
+        (unsigned long long) in_bytes, (unsigned long long) out_bytes);
+  }
+  return sima_status_ok ();
+}
+
+void
+gst_sima_ev74_runner_set_flushing (GstSimaEv74Runner * runner,
+    gboolean flushing)
+{
+  g_atomic_int_set (&runner->flushing, flushing ? 1 : 0);
+}
+
+guint
+gst_sima_ev74_runner_pending (GstSimaEv74Runner * runner)
+{
+  reap_retired (runner);
+  return runner->inflight.length;
+}
+
+/* ---- one buffer ---------------------------------------------------------- */
+
+/* Copies size bytes between two buffers. The allocators' map functions do
+ * whatever CPU-access synchronisation their memory needs. */
+static gboolean
+copy_bytes (GstBuffer * from, GstBuffer * to, gsize size)
+{
+  GstMapInfo a, b;
+
+  if (!gst_buffer_map (from, &a, GST_MAP_READ))
+    return FALSE;
+  if (!gst_buffer_map (to, &b, GST_MAP_WRITE)) {
+    gst_buffer_unmap (from, &a);
+    return FALSE;
+  }
+  memcpy (b.data, a.data, size);
+  gst_buffer_unmap (to, &b);
+  gst_buffer_unmap (from, &a);
+  return TRUE;
+}
+
+/* Binds buf's one fd memory in place; FALSE (nothing held) when the
+ * device cannot use it as it is: not one fd memory, or at a bus address
+ * the device cannot address (an offset inside the fd that breaks the
+ * tiles' alignment). */
+static gboolean
+bind_in_place (GstSimaEv74Runner * runner, GstBuffer * buf,
+    SimaEv74Region ** region, SimaEv74Binding * binding,
+    GstSimaRunStats * stats, SimaStatus * st, const gchar ** why)
+{
+  GstMemory *mem;
+  gboolean imported;
+
+  *why = "system-memory";
+  if (gst_buffer_n_memory (buf) != 1) {
+    *why = "multi-memory";
+    return FALSE;
+  }
+  mem = gst_buffer_peek_memory (buf, 0);
+  if (!gst_is_fd_memory (mem))
+    return FALSE;
+  *st = gst_sima_memory_binding (mem, runner->dev, region, binding,
+      &imported);
+  if (imported) {
+    stats->imports++;
+    GST_DEBUG_OBJECT (runner->owner, "imported fd %d (%" G_GSIZE_FORMAT
+        " bytes) at bus %#" G_GINT64_MODIFIER "x", gst_fd_memory_get_fd (mem),
+        mem->maxsize, binding->bus_address - mem->offset);
+  }
+  if (st->code != SIMA_OK)
+    return TRUE;                /* a real failure: no staging either */
+  if (binding->bus_address % SIMA_TILED_ALIGNMENT != 0) {
+    sima_ev74_region_unref (*region);
+    *region = NULL;
+    *why = "misaligned";
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Where the device reads or writes buf: its own fd memory when it can,
+ * else a staging buffer from pool (filled from buf for inputs, counted as
+ * a copy). *holder is a new reference on the buffer the device touches,
+ * *region a new reference on its region. */
+static SimaStatus
+device_buffer (GstSimaEv74Runner * runner, GstBuffer * buf,
+    GstBufferPool * pool, guint64 bytes, gboolean input, GstBuffer ** holder,
+    SimaEv74Region ** region, SimaEv74Binding * binding,
+    GstSimaRunStats * stats)
+{
+  SimaStatus st = sima_status_ok ();
+  const gchar *why;
+  gboolean imported;
+
+  *region = NULL;
+  if (bind_in_place (runner, buf, region, binding, stats, &st, &why)) {
+    if (st.code == SIMA_OK)
+      *holder = gst_buffer_ref (buf);
+    return st;
+  }
+  if (gst_buffer_pool_acquire_buffer (pool, holder, NULL) != GST_FLOW_OK)
+    return sima_status_make (SIMA_OUT_OF_RESOURCES,
+        "no staging buffer for the %s", input ? "input" : "output");
+  if (input) {
+    if (!copy_bytes (buf, *holder, (gsize) bytes)) {
+      gst_clear_buffer (holder);
+      return sima_status_make (SIMA_OUT_OF_RESOURCES,
+          "cannot copy the input into a staging buffer");
+    }
+    stats->copies++;
+    GST_LOG_OBJECT (runner->owner, "copied %" G_GUINT64_FORMAT " bytes of %s "
+        "input into a staging buffer", bytes, why);
+  } else {
+    GST_LOG_OBJECT (runner->owner, "%s output: the device writes a staging "
+        "buffer", why);
+  }
+  st = gst_sima_memory_binding (gst_buffer_peek_memory (*holder, 0),
+      runner->dev, region, binding, &imported);
+  if (imported)
+    stats->imports++;
+  if (st.code != SIMA_OK)
+    gst_clear_buffer (holder);
+  return st;
+}
+
+/* Waits for job up to timeout_ms in slices; *flushed when a flush or a
+ * state change interrupted it. */
+static SimaStatus
+wait_job (GstSimaEv74Runner * runner, SimaEv74Job * job, guint timeout_ms,
+    gboolean * flushed)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+  SimaStatus st;
+
+  *flushed = FALSE;
+  for (;;) {
+    gint64 left = (deadline - g_get_monotonic_time ()) * 1000;
+    if (g_atomic_int_get (&runner->flushing)) {
+      *flushed = TRUE;
+      return sima_status_make (SIMA_TIMEOUT, "interrupted by a flush");
+    }
+    st = sima_ev74_job_wait (job, CLAMP (left, 0, WAIT_SLICE_NS));
+    if (st.code != SIMA_TIMEOUT || left <= WAIT_SLICE_NS)
+      return st;
+  }
+}
+
+GstSimaRunResult
+gst_sima_ev74_runner_run (GstSimaEv74Runner * runner, GstBuffer * inbuf,
+    GstBuffer * outbuf, guint timeout_ms, GstSimaRunStats * stats,
+    SimaStatus * status)
+{
+  GstBuffer *in = NULL, *out = NULL;
+  SimaEv74Region *regions[2] = { NULL, NULL };
+  SimaEv74Binding bi, bo;
+  SimaEv74Descriptor desc;
+  SimaEv74Job *job = NULL;
+  SimaEv74JobStats js;
+  gboolean flushed = FALSE;
+  SimaStatus st;
+
+  memset (stats, 0, sizeof *stats);
+  *status = sima_status_ok ();
+  if (runner->out_bytes == 0)
+    return GST_SIMA_RUN_OK;     /* an empty tensor needs no device job */
+  reap_retired (runner);
+  if (g_atomic_int_get (&runner->flushing))
+    return GST_SIMA_RUN_FLUSHING;
+
+  st = device_buffer (runner, inbuf, runner->stage_in, runner->in_bytes, TRUE,
+      &in, &regions[0], &bi, stats);
+  if (st.code == SIMA_OK)
+    st = device_buffer (runner, outbuf, runner->stage_out, runner->out_bytes,
+        FALSE, &out, &regions[1], &bo, stats);
+  desc = runner->desc;
+  if (st.code == SIMA_OK)
+    st = sima_ev74_descriptor_bind (&desc, &bi, &bo);
+  if (st.code == SIMA_OK)
+    st = sima_ev74_submit (runner->dev, &desc, regions, 2, &job);
+  /* the job holds its own references on the regions */
+  sima_ev74_region_unref (regions[0]);
+  sima_ev74_region_unref (regions[1]);
+  if (st.code == SIMA_OK)
+    st = wait_job (runner, job, timeout_ms, &flushed);
+  if (st.code == SIMA_TIMEOUT) {
+    /* the device may still read and write both: keep them until it is done */
+    InFlight *f = g_new (InFlight, 1);
+    f->job = job;
+    f->in = in;
+    f->out = out;
+    g_queue_push_tail (&runner->inflight, f);
+    *status = st;
+    return flushed ? GST_SIMA_RUN_FLUSHING : GST_SIMA_RUN_TIMEOUT;
+  }
+  if (job != NULL) {
+    sima_ev74_job_stats (job, &js);
+    stats->device_ns = js.device_ns;
+    sima_ev74_job_unref (job);
+  }
+  if (st.code == SIMA_OK && out != outbuf) {
+    /* the result landed in staging: copy it out, now that it retired */
+    if (copy_bytes (out, outbuf, (gsize) runner->out_bytes))
+      stats->copies++;
+    else
+      st = sima_status_make (SIMA_OUT_OF_RESOURCES,
+          "cannot copy the result out of its staging buffer");
+  }
+  gst_clear_buffer (&in);
+  gst_clear_buffer (&out);
+  *status = st;
+  return st.code == SIMA_OK ? GST_SIMA_RUN_OK : GST_SIMA_RUN_FAILED;
+}
