@@ -154,12 +154,26 @@ is_ours (GstObject * object)
   return object != NULL && GST_IS_SIMA_BASE_TRANSFORM (object);
 }
 
-/* The converter that owns pad, or NULL. */
+/* The converter that owns pad, as a new reference, or NULL. Another
+ * thread may remove the pad from its element, and free the element, while
+ * a buffer is pushed: the parent is read under the pad's lock and kept
+ * alive while we use it. Only converters are referenced, so the pushes of
+ * other elements cost a lock and a type check. */
 static GstElement *
-converter_of (GstPad * pad)
+converter_ref (GstPad * pad)
 {
-  GstObject *parent = pad != NULL ? GST_OBJECT_PARENT (pad) : NULL;
-  return is_ours (parent) ? GST_ELEMENT_CAST (parent) : NULL;
+  GstObject *parent;
+
+  if (pad == NULL)
+    return NULL;
+  GST_OBJECT_LOCK (pad);
+  parent = GST_OBJECT_PARENT (pad);
+  if (is_ours (parent))
+    gst_object_ref (parent);
+  else
+    parent = NULL;
+  GST_OBJECT_UNLOCK (pad);
+  return parent != NULL ? GST_ELEMENT_CAST (parent) : NULL;
 }
 
 /* Called with the tracer lock. Each tracer instance keeps its own state
@@ -185,14 +199,19 @@ element_stats (GstSimaLatencyTracer * self, GstElement * element)
 static void
 note_entry (GstSimaLatencyTracer * self, GstClockTime ts, GstPad * pad)
 {
-  GstElement *converter = converter_of (GST_PAD_PEER (pad));
+  /* the pads may be unlinked meanwhile: the peer is held too */
+  GstPad *peer = gst_pad_get_peer (pad);
+  GstElement *converter = converter_ref (peer);
 
+  if (peer != NULL)
+    gst_object_unref (peer);
   if (converter == NULL)
     return;
   g_mutex_lock (&self->lock);
   element_stats (self, converter)->entered = ts;
   element_stats (self, converter)->have_entry = TRUE;
   g_mutex_unlock (&self->lock);
+  gst_object_unref (converter);
 }
 
 static void
@@ -248,12 +267,15 @@ static void
 do_push_buffer_pre (GstSimaLatencyTracer * self, GstClockTime ts,
     GstPad * pad, GstBuffer * buffer)
 {
-  GstElement *converter = converter_of (pad);
+  GstElement *converter = converter_ref (pad);
 
   /* pad may be a converter's src pad (the result leaves), its peer a
    * converter's sink pad (a buffer arrives), or both */
-  if (converter != NULL && GST_PAD_IS_SRC (pad))
-    log_record (self, ts, converter, buffer);
+  if (converter != NULL) {
+    if (GST_PAD_IS_SRC (pad))
+      log_record (self, ts, converter, buffer);
+    gst_object_unref (converter);
+  }
   note_entry (self, ts, pad);
 }
 
@@ -271,14 +293,15 @@ static void
 do_push_buffer_post (GstSimaLatencyTracer * self, GstClockTime ts,
     GstPad * pad, GstFlowReturn res)
 {
-  GstElement *converter = converter_of (pad);
+  GstElement *converter;
 
-  if (converter == NULL || !GST_PAD_IS_SRC (pad))
+  if (!GST_PAD_IS_SRC (pad) || (converter = converter_ref (pad)) == NULL)
     return;
   g_mutex_lock (&self->lock);
   element_stats (self, converter)->entered = ts;
   element_stats (self, converter)->have_entry = TRUE;
   g_mutex_unlock (&self->lock);
+  gst_object_unref (converter);
 }
 
 static void

@@ -10,6 +10,11 @@
  * signed zeros, subnormals, extremes, rounding ties). Pipelines, tests and
  * demos need no files.
  *
+ * A tensor must fit one GstBuffer from a buffer pool, whose sizes are
+ * 32-bit: caps of more than 4294967295 (G_MAXUINT) bytes are refused at
+ * negotiation, with an error naming the shape and the size. A buffer that
+ * cannot be allocated is a flow error naming its size.
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 simatensorsrc pattern=random seed=7 min=-2 max=2 \
@@ -18,11 +23,16 @@
  *   fakesink
  * ]|
  */
+/* posix_memalign */
+#define _POSIX_C_SOURCE 200809L
+
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include "gstsimatensorsrc.h"
+
+#include <stdlib.h>
 
 #include <simaai/kernels/layout.h>
 #include <simaai/kernels/pattern.h>
@@ -57,8 +67,10 @@ struct _GstSimaTensorSrc
   SimaPatternParams params;     /* object lock */
   GstClockTime frame_duration;
   SimaTensorSpec spec;          /* negotiated */
-  guint64 bytes;
+  guint64 bytes;                /* at most G_MAXUINT (set_caps) */
   guint64 frame;
+  /* why set_caps refused the caps, posted by negotiate (streaming thread) */
+  gchar *refusal;
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstSimaTensorSrc, gst_sima_tensor_src,
@@ -168,26 +180,145 @@ gst_sima_tensor_src_fixate (GstBaseSrc * src, GstCaps * caps)
       caps);
 }
 
+/* set_caps only logs why it refuses caps: it is one step of negotiation,
+ * and negotiate posts the reason once, where the flow fails. Takes
+ * reason. */
+static gboolean
+refuse_caps (GstSimaTensorSrc * self, gchar * reason)
+{
+  GST_ERROR_OBJECT (self, "%s", reason);
+  g_free (self->refusal);
+  self->refusal = reason;
+  return FALSE;
+}
+
 static gboolean
 gst_sima_tensor_src_set_caps (GstBaseSrc * src, GstCaps * caps)
 {
   GstSimaTensorSrc *self = GST_SIMA_TENSOR_SRC (src);
+  const GstStructure *s = gst_caps_get_structure (caps, 0);
+  SimaTensorSpec spec;
   gchar *error = NULL;
   uint64_t bytes;
   SimaStatus st;
 
-  if (!gst_sima_caps_to_spec (gst_caps_get_structure (caps, 0), &self->spec,
-          &error)) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", error), (NULL));
-    g_free (error);
-    return FALSE;
+  if (!gst_sima_caps_to_spec (s, &spec, &error))
+    return refuse_caps (self, error);
+  st = sima_tensor_required_bytes (&spec, "tensor", &bytes);
+  if (st.code != SIMA_OK)
+    return refuse_caps (self, g_strdup (st.message));
+  /* Buffer pools and GstBaseSrc hold a buffer's size in a guint: a larger
+   * tensor cannot be pooled, and a cast would truncate its size. */
+  if (bytes > G_MAXUINT) {
+    GString *shape = g_string_new ("<");
+    int i;
+
+    for (i = 0; i < spec.rank; i++)
+      g_string_append_printf (shape, "%s%" G_GINT64_FORMAT, i ? "," : "",
+          (gint64) spec.shape[i]);
+    g_string_append_c (shape, '>');
+    error = g_strdup_printf ("shape %s of dtype %s is %" G_GUINT64_FORMAT
+        " bytes per tensor, more than the %u bytes a buffer pool can hold",
+        shape->str, gst_structure_get_string (s, "dtype"), (guint64) bytes,
+        G_MAXUINT);
+    g_string_free (shape, TRUE);
+    return refuse_caps (self, error);
   }
-  st = sima_tensor_required_bytes (&self->spec, "tensor", &bytes);
-  if (st.code != SIMA_OK) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", st.message), (NULL));
-    return FALSE;
-  }
+  self->spec = spec;
   self->bytes = bytes;
+  return TRUE;
+}
+
+static gboolean
+gst_sima_tensor_src_negotiate (GstBaseSrc * src)
+{
+  GstSimaTensorSrc *self = GST_SIMA_TENSOR_SRC (src);
+  gboolean ok =
+      GST_BASE_SRC_CLASS (gst_sima_tensor_src_parent_class)->negotiate (src);
+
+  if (!ok && self->refusal != NULL)
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", self->refusal), (NULL));
+  g_clear_pointer (&self->refusal, g_free);
+  return ok;
+}
+
+/* Configures pool for size-byte buffers. A pool that refuses (an active,
+ * shared one, say) may have put its own configuration instead, usable
+ * when its buffers still fit: GstBaseSrc's default does the same. */
+static gboolean
+configure_pool (GstBufferPool * pool, GstCaps * caps, guint size, guint min,
+    guint max, GstAllocator * allocator, const GstAllocationParams * params)
+{
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  gst_buffer_pool_config_set_allocator (config, allocator, params);
+  if (gst_buffer_pool_set_config (pool, config))
+    return TRUE;
+  config = gst_buffer_pool_get_config (pool);
+  if (gst_buffer_pool_config_validate_params (config, caps, size, min, max))
+    return gst_buffer_pool_set_config (pool, config);
+  gst_structure_free (config);
+  return FALSE;
+}
+
+/* Buffers come from downstream's pool when it takes a configuration of
+ * the tensor's size (the sima elements offer DMA-BUF ones, which reach
+ * the EV74 without a copy), else from a pool of ours with downstream's
+ * allocator, else from create's own memory: the system memory allocator
+ * (the stock pools' default) aborts the process when malloc fails, where
+ * this source reports a flow error. */
+static gboolean
+gst_sima_tensor_src_decide_allocation (GstBaseSrc * src, GstQuery * query)
+{
+  GstSimaTensorSrc *self = GST_SIMA_TENSOR_SRC (src);
+  GstBufferPool *pool = NULL;
+  GstAllocator *allocator = NULL;
+  GstAllocationParams params;
+  GstCaps *caps;
+  guint size = 0, min = 0, max = 0;
+  /* set_caps refused tensors of more than G_MAXUINT bytes */
+  guint bytes = (guint) self->bytes;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (gst_query_get_n_allocation_params (query) > 0)
+    gst_query_parse_nth_allocation_param (query, 0, &allocator, &params);
+  else
+    gst_allocation_params_init (&params);
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  /* an empty tensor is a buffer without memory (create) */
+  if (pool != NULL && (bytes == 0 || !configure_pool (pool, caps, bytes, min,
+              max, allocator, &params))) {
+    GST_DEBUG_OBJECT (self, "not using downstream's pool %" GST_PTR_FORMAT,
+        pool);
+    gst_clear_object (&pool);
+  }
+  if (pool == NULL && bytes > 0 && allocator != NULL
+      && g_strcmp0 (allocator->mem_type, GST_ALLOCATOR_SYSMEM) != 0) {
+    pool = gst_buffer_pool_new ();
+    if (!configure_pool (pool, caps, bytes, min, max, allocator, &params))
+      gst_clear_object (&pool);
+  }
+  /* A pool allocates its minimum when activated, which GstBaseSrc would
+   * report as a bare not-negotiated: activated here, a failure names the
+   * size. */
+  if (pool != NULL && !gst_buffer_pool_set_active (pool, TRUE)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("cannot allocate %u buffers of %u bytes (one tensor each) in %"
+            GST_PTR_FORMAT, min, bytes, pool), (NULL));
+    gst_object_unref (pool);
+    gst_clear_object (&allocator);
+    return FALSE;
+  }
+  /* what GstBaseSrc keeps: this pool, or none */
+  while (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_remove_nth_allocation_pool (query, 0);
+  if (pool != NULL) {
+    gst_query_add_allocation_pool (query, pool, bytes, min, max);
+    gst_object_unref (pool);
+  }
+  gst_clear_object (&allocator);
   return TRUE;
 }
 
@@ -198,36 +329,70 @@ gst_sima_tensor_src_start (GstBaseSrc * src)
   return TRUE;
 }
 
-/* Base source treats a block size of 0 as "nothing to read" and skips
- * fill(); an empty tensor is still a buffer (of 0 bytes) with timestamps,
- * so buffers are made here, of exactly the tensor's size. Non-empty ones
- * come from the negotiated pool: downstream's DMA-BUF pool when it offers
- * one (the sima elements do), so they reach the EV74 without a copy. */
+static void
+gst_sima_tensor_src_finalize (GObject * object)
+{
+  g_free (GST_SIMA_TENSOR_SRC (object)->refusal);
+  G_OBJECT_CLASS (gst_sima_tensor_src_parent_class)->finalize (object);
+}
+
 static GstFlowReturn
 gst_sima_tensor_src_fill (GstPushSrc * psrc, GstBuffer * buffer);
 
+/* Memory of our own, at downstream's alignment (params.align is a mask,
+ * 2^n - 1): posix_memalign fails where the system memory allocator would
+ * abort the process. NULL on failure. Prefix and padding are not made. */
+static GstBuffer *
+new_own_buffer (GstBaseSrc * src, gsize bytes)
+{
+  GstAllocationParams params;
+  gpointer data = NULL;
+
+  gst_base_src_get_allocator (src, NULL, &params);
+  if (posix_memalign (&data, MAX (params.align + 1, sizeof (gpointer)),
+          bytes) != 0)
+    return NULL;
+  return gst_buffer_new_wrapped_full (0, data, bytes, 0, bytes, data, free);
+}
+
+/* Base source treats a block size of 0 as "nothing to read" and skips
+ * fill(); an empty tensor is still a buffer (of 0 bytes) with timestamps,
+ * so buffers are made here, of exactly the tensor's size. Non-empty ones
+ * come from the pool decide_allocation chose (downstream's DMA-BUF pool
+ * when it offers one, so they reach the EV74 without a copy), else from
+ * our own memory. */
 static GstFlowReturn
 gst_sima_tensor_src_create (GstPushSrc * psrc, GstBuffer ** buffer)
 {
   GstSimaTensorSrc *self = GST_SIMA_TENSOR_SRC (psrc);
-  GstBaseSrcClass *klass = GST_BASE_SRC_GET_CLASS (psrc);
-  GstFlowReturn ret;
+  GstBufferPool *pool = gst_base_src_get_buffer_pool (GST_BASE_SRC (psrc));
+  GstFlowReturn ret = GST_FLOW_OK;
 
   *buffer = NULL;
-  if (self->bytes > 0) {
-    ret = klass->alloc (GST_BASE_SRC (psrc), self->frame, (guint) self->bytes,
-        buffer);
-    if (ret != GST_FLOW_OK)
-      return ret;
-    if (gst_buffer_get_size (*buffer) < self->bytes) {
+  if (self->bytes == 0) {
+    *buffer = gst_buffer_new ();
+  } else if (pool != NULL) {
+    ret = gst_buffer_pool_acquire_buffer (pool, buffer, NULL);
+    if (ret == GST_FLOW_OK && gst_buffer_get_size (*buffer) < self->bytes) {
       GST_DEBUG_OBJECT (self, "the pool's buffers are too small: allocating");
       gst_clear_buffer (buffer);
     }
   }
-  if (*buffer == NULL)
-    *buffer = gst_buffer_new_allocate (NULL, (gsize) self->bytes, NULL);
-  if (*buffer == NULL)
+  if (pool != NULL)
+    gst_object_unref (pool);
+  if (ret != GST_FLOW_OK && ret != GST_FLOW_ERROR)
+    return ret;                 /* flushing: stopping or seeking */
+  if (ret == GST_FLOW_OK && *buffer == NULL)
+    *buffer = new_own_buffer (GST_BASE_SRC (psrc), (gsize) self->bytes);
+  if (*buffer == NULL) {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("cannot allocate a buffer of %" G_GUINT64_FORMAT " bytes for one "
+            "tensor", self->bytes), (NULL));
     return GST_FLOW_ERROR;
+  }
+  /* a pool may have made larger buffers: the tensor's size is pushed */
+  if (gst_buffer_get_size (*buffer) > self->bytes)
+    gst_buffer_set_size (*buffer, (gssize) self->bytes);
   ret = gst_sima_tensor_src_fill (psrc, *buffer);
   if (ret != GST_FLOW_OK)
     gst_clear_buffer (buffer);
@@ -239,7 +404,7 @@ gst_sima_tensor_src_fill (GstPushSrc * psrc, GstBuffer * buffer)
 {
   GstSimaTensorSrc *self = GST_SIMA_TENSOR_SRC (psrc);
   SimaPatternParams params;
-  GstClockTime duration;
+  GstClockTime duration, pts, end;
   GstMapInfo map;
   SimaStatus st;
 
@@ -247,17 +412,26 @@ gst_sima_tensor_src_fill (GstPushSrc * psrc, GstBuffer * buffer)
   params = self->params;
   duration = self->frame_duration;
   GST_OBJECT_UNLOCK (self);
+  /* frame-duration may be any 64-bit count: timestamps must neither wrap
+   * nor reach GST_CLOCK_TIME_NONE */
+  if (!g_uint64_checked_mul (&pts, self->frame, duration)
+      || !g_uint64_checked_add (&end, pts, duration)
+      || end == GST_CLOCK_TIME_NONE) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("frame-duration %"
+            G_GUINT64_FORMAT ": frame %" G_GUINT64_FORMAT " would end past "
+            "the largest timestamp", duration, self->frame), (NULL));
+    return GST_FLOW_ERROR;
+  }
   if (self->bytes > 0) {
-    GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
-    gst_sima_dmabuf_sync_begin (mem, TRUE);
+    /* DMA-BUF memory syncs for the CPU in map and unmap */
     if (!gst_buffer_map (buffer, &map, GST_MAP_WRITE)) {
-      gst_sima_dmabuf_sync_end (mem, TRUE);
+      GST_ELEMENT_ERROR (self, RESOURCE, WRITE, ("cannot map a buffer of %"
+              G_GUINT64_FORMAT " bytes for writing", self->bytes), (NULL));
       return GST_FLOW_ERROR;
     }
     st = sima_pattern_fill (&self->spec, &params, self->frame, map.data,
         (size_t) self->bytes);
     gst_buffer_unmap (buffer, &map);
-    gst_sima_dmabuf_sync_end (mem, TRUE);
   } else {
     st = sima_status_ok ();     /* an empty tensor: no values to write */
   }
@@ -265,7 +439,7 @@ gst_sima_tensor_src_fill (GstPushSrc * psrc, GstBuffer * buffer)
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("%s", st.message), (NULL));
     return GST_FLOW_ERROR;
   }
-  GST_BUFFER_PTS (buffer) = self->frame * duration;
+  GST_BUFFER_PTS (buffer) = pts;
   GST_BUFFER_DURATION (buffer) = duration;
   GST_BUFFER_OFFSET (buffer) = self->frame;
   GST_BUFFER_OFFSET_END (buffer) = self->frame + 1;
@@ -313,6 +487,7 @@ gst_sima_tensor_src_class_init (GstSimaTensorSrcClass * klass)
 
   gobject_class->set_property = gst_sima_tensor_src_set_property;
   gobject_class->get_property = gst_sima_tensor_src_get_property;
+  gobject_class->finalize = gst_sima_tensor_src_finalize;
 
   /**
    * GstSimaTensorSrc:pattern:
@@ -405,6 +580,9 @@ gst_sima_tensor_src_class_init (GstSimaTensorSrcClass * klass)
 
   basesrc_class->fixate = GST_DEBUG_FUNCPTR (gst_sima_tensor_src_fixate);
   basesrc_class->set_caps = GST_DEBUG_FUNCPTR (gst_sima_tensor_src_set_caps);
+  basesrc_class->negotiate = GST_DEBUG_FUNCPTR (gst_sima_tensor_src_negotiate);
+  basesrc_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_sima_tensor_src_decide_allocation);
   basesrc_class->start = GST_DEBUG_FUNCPTR (gst_sima_tensor_src_start);
   basesrc_class->get_times = GST_DEBUG_FUNCPTR (gst_sima_tensor_src_get_times);
   basesrc_class->query = GST_DEBUG_FUNCPTR (gst_sima_tensor_src_query);

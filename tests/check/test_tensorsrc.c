@@ -2,9 +2,14 @@
 /*
  * simatensorsrc: default caps and buffer size, every pattern byte for byte
  * against the core's sima_pattern_fill, every dtype, num-buffers and EOS,
- * timestamps, is-live, and caps fixed by downstream.
+ * timestamps, is-live, and caps fixed by downstream; sizes a buffer cannot
+ * hold refused at negotiation, allocation failures and a downstream pool
+ * that refuses our configuration.
  */
+#include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "check_util.h"
 
@@ -432,6 +437,220 @@ GST_START_TEST (test_live_pacing)
 }
 GST_END_TEST;
 
+/* Runs `description` to its end: NULL at EOS, else the text of the first
+ * error (g_free); *n_naming, if given, counts the errors whose text holds
+ * `naming` (each flow failure must be reported once). */
+static gchar *
+run_to_end (const gchar * description, const gchar * naming, guint * n_naming)
+{
+  GstElement *pipe = gst_parse_launch (description, NULL);
+  GstBus *bus;
+  GstMessage *msg;
+  gchar *first = NULL;
+
+  fail_unless (pipe != NULL, "cannot make %s", description);
+  bus = gst_element_get_bus (pipe);
+  if (n_naming != NULL)
+    *n_naming = 0;
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "%s: no EOS or error within 60 s", description);
+  while (msg != NULL) {
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      GError *err = NULL;
+      gchar *debug = NULL, *text;
+      gst_message_parse_error (msg, &err, &debug);
+      text = g_strdup_printf ("%s (%s)", err->message, debug ? debug : "");
+      if (n_naming != NULL && strstr (text, naming) != NULL)
+        (*n_naming)++;
+      if (first == NULL)
+        first = text;
+      else
+        g_free (text);
+      g_error_free (err);
+      g_free (debug);
+    }
+    gst_message_unref (msg);
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  }
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  /* errors posted while stopping, too */
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR)) != NULL) {
+    GError *err = NULL;
+    gst_message_parse_error (msg, &err, NULL);
+    if (n_naming != NULL && strstr (err->message, naming) != NULL)
+      (*n_naming)++;
+    g_error_free (err);
+    gst_message_unref (msg);
+  }
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+  return first;
+}
+
+/* Tensors a buffer pool cannot hold (their size is a guint) are refused at
+ * negotiation, with the size and the limit, once: they used to be cast to
+ * guint, and the source then allocated the whole size with g_malloc (an
+ * abort for 48 GiB) or filled a 4 GiB tensor nobody can pool. The largest
+ * size that fits still negotiates (num-buffers=0: no buffer is made). */
+GST_START_TEST (test_size_beyond_pools_refused)
+{
+  static const struct {
+    const gchar *caps;
+    const gchar *bytes;
+  } refused[] = {
+    /* 48 GiB: the abort "failed to allocate 51539607703 bytes" */
+    { TENSOR ",dtype=float32,shape=(int)<65536,65536,3>", "51539607552" },
+    /* just above 4 GiB: truncated to 4 MiB by a guint cast */
+    { TENSOR ",dtype=float32,shape=(int)<1024,1024,1025>", "4299161600" },
+    /* 2^32: a guint cast gives 0 */
+    { TENSOR ",dtype=int8,shape=(int)<65536,65536>", "4294967296" },
+  };
+  guint i, n;
+  gchar *desc, *error;
+
+  for (i = 0; i < G_N_ELEMENTS (refused); i++) {
+    desc = g_strdup_printf ("simatensorsrc num-buffers=1 ! %s ! fakesink",
+        refused[i].caps);
+    error = run_to_end (desc, refused[i].bytes, &n);
+    fail_unless (error != NULL, "%s: no error", desc);
+    fail_unless (strstr (error, refused[i].bytes) != NULL
+        && strstr (error, "4294967295") != NULL
+        && strstr (error, "shape") != NULL,
+        "%s: the error does not name the shape, the size and the limit: %s",
+        desc, error);
+    fail_unless_equals_int (n, 1);
+    g_free (error);
+    g_free (desc);
+  }
+  /* 2^32 - 1 = 3 x 5 x 17 x 257 x 65537 bytes: the largest that fits */
+  error = run_to_end ("simatensorsrc num-buffers=0 ! " TENSOR ",dtype=int8,"
+      "shape=(int)<3,5,17,257,65537> ! fakesink", "", NULL);
+  fail_unless (error == NULL, "G_MAXUINT bytes refused: %s", error);
+  /* and a normal size still works */
+  error = run_to_end ("simatensorsrc num-buffers=2 ! " TENSOR ",dtype=float32,"
+      "shape=(int)<64,64,3> ! fakesink", "", NULL);
+  fail_unless (error == NULL, "%s", error);
+}
+GST_END_TEST;
+
+/* A tensor that fits a pool but not in memory: the allocation fails, and
+ * that is a flow error naming the size, not an abort (the system memory
+ * allocator g_error()s when malloc fails). The address space is limited to
+ * what the process uses plus 256 MiB, for a 1 GiB tensor. Sanitizers
+ * reserve terabytes of shadow memory and cannot run under such a limit. */
+GST_START_TEST (test_allocation_failure_is_an_error)
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GST_INFO ("skipped under a sanitizer (address space limit)");
+#else
+  struct rlimit old, limit;
+  unsigned long vm_pages = 0;
+  FILE *statm = fopen ("/proc/self/statm", "r");
+  gchar *error;
+  guint n;
+
+  fail_unless (statm != NULL && fscanf (statm, "%lu", &vm_pages) == 1);
+  fclose (statm);
+  fail_unless (getrlimit (RLIMIT_AS, &old) == 0);
+  limit = old;
+  limit.rlim_cur = (rlim_t) vm_pages * sysconf (_SC_PAGESIZE) + (256 << 20);
+  if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < limit.rlim_cur)
+    limit.rlim_cur = old.rlim_cur;
+  fail_unless (setrlimit (RLIMIT_AS, &limit) == 0);
+  error = run_to_end ("simatensorsrc num-buffers=1 ! " TENSOR
+      ",dtype=float32,shape=(int)<1024,1024,256> ! fakesink", "1073741824",
+      &n);
+  fail_unless (setrlimit (RLIMIT_AS, &old) == 0);
+  fail_unless (error != NULL, "a 1 GiB tensor was allocated within the limit");
+  fail_unless (strstr (error, "1073741824") != NULL,
+      "the error does not name the size: %s", error);
+  fail_unless_equals_int (n, 1);
+  g_free (error);
+#endif
+}
+GST_END_TEST;
+
+/* Downstream offers an active pool (a shared one, say) of buffers too
+ * small for the tensor: it refuses set_config, its own configuration does
+ * not fit, and the source makes its own memory. GstBaseSrc's default
+ * configured the pool with downstream's size instead of the tensor's, so
+ * took the pool, allocated every buffer beside it, and deactivated it. */
+static GstPadProbeReturn
+offer_active_pool (GstPad * pad, GstPadProbeInfo * info, gpointer pool)
+{
+  GstQuery *query = GST_PAD_PROBE_INFO_QUERY (info);
+
+  (void) pad;
+  if (GST_QUERY_TYPE (query) == GST_QUERY_ALLOCATION)
+    gst_query_add_allocation_pool (query, GST_BUFFER_POOL (pool), 1024, 2, 0);
+  return GST_PAD_PROBE_OK;
+}
+
+GST_START_TEST (test_refused_pool_falls_back)
+{
+  const gchar *caps_str = TENSOR ",dtype=float32,shape=(int)<64,64,3>,"
+      "layout=contiguous";
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  GstBufferPool *pool = gst_buffer_pool_new ();
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  SimaPatternParams p = { SIMA_PATTERN_RAMP, -1.0, 1.0, 0.0, 0 };
+  SimaTensorSpec spec = check_spec (caps_str);
+  guint64 bytes = check_required_bytes (&spec);
+  guint8 *want = g_malloc (bytes);
+  GstHarness *h;
+  guint f;
+
+  gst_buffer_pool_config_set_params (config, caps, 1024, 2, 0);
+  fail_unless (gst_buffer_pool_set_config (pool, config));
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  h = gst_harness_new_parse ("simatensorsrc num-buffers=3");
+  gst_harness_set_sink_caps_str (h, caps_str);
+  /* PULL: added to downstream's answer */
+  gst_pad_add_probe (h->sinkpad,
+      GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM | GST_PAD_PROBE_TYPE_PULL,
+      offer_active_pool, pool, NULL);
+  gst_harness_play (h);
+  for (f = 0; f < 3; f++) {
+    GstBuffer *buf = gst_harness_pull (h);
+    fail_unless (buf != NULL, "no buffer %u", f);
+    fail_unless (sima_pattern_fill (&spec, &p, f, want, bytes).code
+        == SIMA_OK);
+    fail_unless (check_buffer_equals (buf, want, bytes), "frame %u", f);
+    /* not from the refused pool */
+    fail_unless (buf->pool != pool);
+    gst_buffer_unref (buf);
+  }
+  wait_eos (h);
+  gst_harness_teardown (h);
+  /* the source left downstream's pool alone: still active */
+  fail_unless (gst_buffer_pool_is_active (pool));
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  gst_caps_unref (caps);
+  g_free (want);
+}
+GST_END_TEST;
+
+/* Timestamps that would wrap (or reach GST_CLOCK_TIME_NONE) are an error
+ * naming frame-duration: with 2^63 - 1, frame 2 would start at 2^64 - 2
+ * and end past 2^64. */
+GST_START_TEST (test_timestamp_overflow)
+{
+  guint n;
+  gchar *error = run_to_end ("simatensorsrc num-buffers=3 "
+      "frame-duration=9223372036854775807 ! " TENSOR ",shape=(int)<4> ! "
+      "fakesink sync=false", "frame-duration", &n);
+
+  fail_unless (error != NULL, "three frames of 2^63 - 1 ns: no error");
+  fail_unless (strstr (error, "frame-duration 9223372036854775807: frame 2 ")
+      != NULL, "%s", error);
+  fail_unless_equals_int (n, 1);
+  g_free (error);
+}
+GST_END_TEST;
+
 static Suite *
 tensorsrc_suite (void)
 {
@@ -450,6 +669,10 @@ tensorsrc_suite (void)
   tcase_add_test (tc, test_num_buffers_and_timestamps);
   tcase_add_test (tc, test_is_live);
   tcase_add_test (tc, test_live_pacing);
+  tcase_add_test (tc, test_size_beyond_pools_refused);
+  tcase_add_test (tc, test_allocation_failure_is_an_error);
+  tcase_add_test (tc, test_refused_pool_falls_back);
+  tcase_add_test (tc, test_timestamp_overflow);
   return s;
 }
 

@@ -12,7 +12,9 @@
  *  - the options are parsed (summary=true next to an unknown option);
  *  - each output buffer carries exactly one timing meta, its producer's;
  *  - the LATENCY query of a live pipeline adds each converter's measured
- *    processing latency; a non-live one is left alone.
+ *    processing latency; a non-live one is left alone;
+ *  - converters replaced (relinked, removed and freed) while buffers flow:
+ *    the hooks hold what they look at (ASan and TSan builds check it).
  * The program sets GST_TRACERS itself before gst_init.
  */
 #include <stdlib.h>
@@ -620,6 +622,150 @@ GST_START_TEST (test_latency_grows_announced)
 
 GST_END_TEST;
 
+/* Keeps the errors only: other messages would hold references to the
+ * elements that posted them. A sync handler unrefs what it drops. */
+static GstBusSyncReply
+keep_errors (GstBus * bus, GstMessage * message, gpointer user_data)
+{
+  (void) bus;
+  (void) user_data;
+  if (GST_MESSAGE_TYPE (message) == GST_MESSAGE_ERROR)
+    return GST_BUS_PASS;
+  gst_message_unref (message);
+  return GST_BUS_DROP;
+}
+
+/* Relinks a tee pad to another converter, from an IDLE probe: no buffer
+ * is then on its way to the old one, which can stop without the tee
+ * returning FLUSHING (and the source pausing). */
+typedef struct
+{
+  GstPad *old, *new;
+  gint done;
+} Swap;
+
+static GstPadProbeReturn
+swap_peer (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Swap *swap = data;
+
+  (void) info;
+  if (swap->old != NULL)
+    gst_pad_unlink (pad, swap->old);
+  g_atomic_int_set (&swap->done,
+      gst_pad_link (pad, swap->new) == GST_PAD_LINK_OK ? 1 : -1);
+  return GST_PAD_PROBE_REMOVE;
+}
+
+/* Retires an unlinked converter and its sink: stopped, removed and freed
+ * (the bin held the only references). */
+static void
+retire (GstElement * pipeline, GstElement * converter, GstElement * sink)
+{
+  GObject *weak = G_OBJECT (converter);
+  guint i;
+
+  g_object_add_weak_pointer (weak, (gpointer *) & weak);
+  gst_element_set_state (converter, GST_STATE_NULL);
+  gst_element_set_state (sink, GST_STATE_NULL);
+  gst_bin_remove_many (GST_BIN (pipeline), converter, sink, NULL);
+  /* the tracer holds a converter only inside a hook: give it time */
+  for (i = 0; weak != NULL && i < 1000; i++)
+    g_usleep (1000);
+  fail_unless (weak == NULL, "a retired converter is still referenced");
+}
+
+#define N_SWAPS 40
+
+/* While a source pushes through a tee, the tee's src pad is relinked from
+ * one converter to a new one, and the old one is removed and freed: the
+ * push hooks read the pad's peer and the peer's parent from the streaming
+ * thread meanwhile. Every record is a converter's, and buffers keep
+ * flowing through the swaps. */
+GST_START_TEST (test_converters_replaced_while_flowing)
+{
+  GstElement *pipeline = gst_parse_launch ("simatensorsrc ! " CAPS_64 " ! "
+      "tee name=t allow-not-linked=true", NULL);
+  GstElement *tee = gst_bin_get_by_name (GST_BIN (pipeline), "t");
+  GstPad *tee_src = gst_element_request_pad_simple (tee, "src_%u");
+  GstElement *converter = NULL, *sink = NULL;
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *error;
+  GHashTable *seen = g_hash_table_new (g_str_hash, g_str_equal);
+  guint i;
+
+  capture_reset ();
+  gst_bus_set_sync_handler (bus, keep_errors, NULL, NULL);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING)
+      != GST_STATE_CHANGE_FAILURE);
+  for (i = 0; i < N_SWAPS; i++) {
+    gchar *name = g_strdup_printf ("swap%u", i);
+    GstElement *c = gst_element_factory_make ("simaquanttess", name);
+    GstElement *s = gst_element_factory_make ("fakesink", NULL);
+    Swap swap = { NULL, gst_element_get_static_pad (c, "sink"), 0 };
+    guint k;
+
+    gst_util_set_object_arg (G_OBJECT (c), "multiplier", "64");
+    gst_util_set_object_arg (G_OBJECT (c), "backend", "a65");
+    g_object_set (s, "async", FALSE, NULL);
+    gst_bin_add_many (GST_BIN (pipeline), c, s, NULL);
+    fail_unless (gst_element_link (c, s));
+    fail_unless (gst_element_sync_state_with_parent (s));
+    fail_unless (gst_element_sync_state_with_parent (c));
+    /* relinked while the tee pushes */
+    if (converter != NULL)
+      swap.old = gst_element_get_static_pad (converter, "sink");
+    gst_pad_add_probe (tee_src, GST_PAD_PROBE_TYPE_IDLE, swap_peer, &swap,
+        NULL);
+    for (k = 0; g_atomic_int_get (&swap.done) == 0 && k < 5000; k++)
+      g_usleep (1000);
+    fail_unless_equals_int (g_atomic_int_get (&swap.done), 1);
+    gst_object_unref (swap.new);
+    if (swap.old != NULL)
+      gst_object_unref (swap.old);
+    if (converter != NULL)
+      retire (pipeline, converter, sink);
+    converter = c;
+    sink = s;
+    g_usleep (5000);            /* some buffers go through */
+    g_free (name);
+  }
+  error = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_element_release_request_pad (tee, tee_src);
+  gst_object_unref (tee_src);
+  gst_object_unref (tee);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  if (error != NULL) {
+    GError *err = NULL;
+    gst_message_parse_error (error, &err, NULL);
+    fail ("pipeline error: %s", err->message);
+  }
+
+  g_mutex_lock (&capture_lock);
+  fail_unless_equals_int (unparsable, 0);
+  fail_unless (records->len > 0, "no records");
+  for (i = 0; i < records->len; i++) {
+    GstStructure *s = g_ptr_array_index (records, i);
+    const gchar *element = gst_structure_get_string (s, "element");
+    fail_unless (g_str_has_prefix (element, "swap"), "a record of %s",
+        element);
+    fail_unless_equals_string (gst_structure_get_string (s, "backend"),
+        "a65");
+    fail_unless (u64 (s, "latency-ns") >= u64 (s, "process-ns")
+        || u64 (s, "latency-ns") == 0);
+    g_hash_table_add (seen, (gpointer) element);
+  }
+  /* 5 ms each: most converters see buffers */
+  fail_unless (g_hash_table_size (seen) >= N_SWAPS / 2,
+      "%u of %u converters saw buffers", g_hash_table_size (seen), N_SWAPS);
+  g_mutex_unlock (&capture_lock);
+  g_hash_table_unref (seen);
+}
+
+GST_END_TEST;
+
 static Suite *
 tracer_suite (void)
 {
@@ -637,6 +783,7 @@ tracer_suite (void)
   tcase_add_test (tc, test_latency_query_live);
   tcase_add_test (tc, test_latency_query_not_live);
   tcase_add_test (tc, test_latency_grows_announced);
+  tcase_add_test (tc, test_converters_replaced_while_flowing);
   return s;
 }
 
