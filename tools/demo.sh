@@ -13,8 +13,13 @@ sima_bootstrap
 dir=${SIMA_BUILD_ROOT:-$top/_build}/release
 [ -f "$dir/build.ninja" ] || meson setup "$dir" "$top" >/dev/null
 ninja -C "$dir" >/dev/null
-echo "gst-launch-1.0 simatensorsrc pattern=random num-buffers=30 ! \\"
-echo "  application/vnd.simaai.tensor,dtype=float32,shape=(int)<224,224,3> ! \\"
-echo "  simaquanttess multiplier=127 device=emulator:workers=2 ! \\"
-echo "  simadetessdequant scale=0.007874016 device=emulator:workers=2 ! ..."
+# The same pipeline as one line that can be pasted into a shell (caps in
+# quotes: <...> would otherwise be a redirection).
+echo "To run the main pipeline yourself:"
+echo "  export GST_PLUGIN_PATH=$dir/gst"
+echo "  gst-launch-1.0 simatensorsrc pattern=random num-buffers=30 !" \
+  "'application/vnd.simaai.tensor,dtype=float32,shape=(int)<224,224,3>' !" \
+  "simaquanttess multiplier=127 device=emulator:workers=2 !" \
+  "simadetessdequant scale=0.007874016 device=emulator:workers=2 ! fakesink"
+echo
 SIMA_BUILD_DIR="$dir" exec bash "$top/pipelines/roundtrip-ev74.sh"
