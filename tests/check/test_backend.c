@@ -60,6 +60,40 @@ GST_START_TEST (test_capability_missing_no_fallback)
 }
 GST_END_TEST;
 
+/* A malformed device spec is the user's to fix: an error that says the
+ * spec is invalid and gives the option's range, with or without a
+ * fallback (it used to read as a missing capability, and fallback=a65
+ * silently ran on the A65). */
+GST_START_TEST (test_invalid_device_spec)
+{
+  static const struct
+  {
+    const gchar *props, *want;
+  } cases[] = {
+    { "device=emulator:workers=0", "workers is 1 to 4" },
+    { "device=emulator:workers=0 fallback=a65", "workers is 1 to 4" },
+    { "device=emulator:workers=2,workers=3", "given twice" },
+    { "device=emulator:colour=blue", "is unknown" },
+  };
+  guint i;
+  int op;
+
+  for (op = 0; op < 3; op++)
+    for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+      GstStateChangeReturn ret;
+      gchar *desc = g_strdup_printf ("%s %s", check_ops[op].element,
+          cases[i].props);
+      gchar *msg = check_start_message (desc, GST_MESSAGE_ERROR, &ret);
+      fail_unless_equals_int (ret, GST_STATE_CHANGE_FAILURE);
+      fail_unless (msg && strstr (msg, "is not valid: ")
+          && strstr (msg, cases[i].want)
+          && !strstr (msg, "capability"), "%s: %s", desc, msg);
+      g_free (msg);
+      g_free (desc);
+    }
+}
+GST_END_TEST;
+
 /* One warning, then the A65's bytes. */
 GST_START_TEST (test_capability_missing_fallback)
 {
@@ -205,6 +239,7 @@ backend_suite (void)
   tcase_add_test (tc, test_no_device_no_fallback);
   tcase_add_test (tc, test_capability_missing_no_fallback);
   tcase_add_test (tc, test_capability_missing_fallback);
+  tcase_add_test (tc, test_invalid_device_spec);
   tcase_add_test (tc, test_ev74_matches_a65);
   tcase_add_test (tc, test_dma_error_midstream);
   tcase_add_test (tc, test_worker_failure_midstream);

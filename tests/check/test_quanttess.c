@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check_util.h"
+#include "../common/fpenv_util.h"
 
 #define RGB_IN TENSOR ",dtype=float32,shape=(int)<6,20,3>,layout=contiguous"
 
@@ -243,6 +244,43 @@ GST_START_TEST (test_missing_multiplier)
 }
 GST_END_TEST;
 
+/* start() checks the multiplier with the core's rule, which reads its
+ * bits: a subnormal multiplier is valid even when the thread that starts
+ * the element flushes subnormals (a float comparison under DAZ says
+ * 1e-40 > 0 is false, and start() used to refuse it). */
+GST_START_TEST (test_subnormal_multiplier_under_daz)
+{
+  GstElement *e = gst_parse_launch ("simaquanttess multiplier=1e-40 "
+      "backend=a65", NULL);
+  GstBus *bus = gst_bus_new ();
+  GstStateChangeReturn ret;
+  GstMessage *msg;
+  gfloat multiplier;
+  guint32 bits;
+
+  fail_unless (e != NULL);
+  g_object_get (e, "multiplier", &multiplier, NULL);
+  memcpy (&bits, &multiplier, sizeof bits);
+  fail_unless (bits != 0 && bits < 0x00800000u, "1e-40 parsed as %#x",
+      bits);                    /* a subnormal, parsed before DAZ */
+  gst_element_set_bus (e, bus);
+  if (!test_fpenv_enter (TEST_FPENV_FLUSH_DENORMALS)) {
+    gst_object_unref (e);       /* no FTZ/DAZ on this CPU: nothing to show */
+    gst_object_unref (bus);
+    return;
+  }
+  ret = gst_element_set_state (e, GST_STATE_PAUSED);    /* start() here */
+  test_fpenv_leave ();
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg == NULL, "start() refused a subnormal multiplier");
+  fail_unless (ret != GST_STATE_CHANGE_FAILURE);
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+}
+GST_END_TEST;
+
 GST_START_TEST (test_wrong_size_buffer)
 {
   CheckHarness c;
@@ -409,6 +447,7 @@ quanttess_suite (void)
   tcase_add_test (tc, test_ev74_emulator);
   tcase_add_test (tc, test_caps_rejected);
   tcase_add_test (tc, test_missing_multiplier);
+  tcase_add_test (tc, test_subnormal_multiplier_under_daz);
   tcase_add_test (tc, test_wrong_size_buffer);
   tcase_add_test (tc, test_state_changes);
   tcase_add_test (tc, test_property_picks_from_choice);
