@@ -144,21 +144,30 @@ gst_sima_detess_dequant_check_properties (GstSimaBaseTransform * base)
   return FALSE;
 }
 
+/* The core's admission of in -> out with the current properties. */
+static SimaStatus
+gst_sima_detess_dequant_check (GstSimaDetessDequant * self,
+    const SimaTensorSpec * in, const SimaTensorSpec * out,
+    SimaDetessDequantPlan * plan)
+{
+  SimaDetessDequantRequest req = { in, 1, out, 1, { 0, 0 } };
+
+  GST_OBJECT_LOCK (self);
+  req.params.scale = self->scale;
+  req.params.zero_point = self->zero_point;
+  GST_OBJECT_UNLOCK (self);
+  return sima_detessdequant_check_inference (&req, plan);
+}
+
 static SimaStatus
 gst_sima_detess_dequant_prepare (GstSimaBaseTransform * base,
     const SimaTensorSpec * in, const SimaTensorSpec * out,
     guint64 * in_bytes, guint64 * out_bytes)
 {
   GstSimaDetessDequant *self = GST_SIMA_DETESS_DEQUANT (base);
-  SimaDetessDequantRequest req = { in, 1, out, 1, { 0, 0 } };
   SimaDetessDequantPlan plan;
-  SimaStatus st;
+  SimaStatus st = gst_sima_detess_dequant_check (self, in, out, &plan);
 
-  GST_OBJECT_LOCK (self);
-  req.params.scale = self->scale;
-  req.params.zero_point = self->zero_point;
-  GST_OBJECT_UNLOCK (self);
-  st = sima_detessdequant_check_inference (&req, &plan);
   if (st.code == SIMA_OK)
     st = sima_a65_detessdequant_prepare (&plan, &self->a65);
   if (st.code == SIMA_OK) {
@@ -222,16 +231,10 @@ static gboolean
 gst_sima_detess_dequant_admit (GstObject * owner, const SimaTensorSpec * in,
     const SimaTensorSpec * out, gchar ** why)
 {
-  GstSimaDetessDequant *self = GST_SIMA_DETESS_DEQUANT (owner);
-  SimaDetessDequantRequest req = { in, 1, out, 1, { 0, 0 } };
   SimaDetessDequantPlan plan;
-  SimaStatus st;
+  SimaStatus st = gst_sima_detess_dequant_check (GST_SIMA_DETESS_DEQUANT
+      (owner), in, out, &plan);
 
-  GST_OBJECT_LOCK (self);
-  req.params.scale = self->scale;
-  req.params.zero_point = self->zero_point;
-  GST_OBJECT_UNLOCK (self);
-  st = sima_detessdequant_check_inference (&req, &plan);
   if (st.code != SIMA_OK && why != NULL)
     *why = g_strdup (st.message);
   return st.code == SIMA_OK;

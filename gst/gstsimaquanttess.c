@@ -158,22 +158,30 @@ gst_sima_quant_tess_check_properties (GstSimaBaseTransform * base)
   return FALSE;
 }
 
+/* The core's admission of in -> out with the current properties. */
 static SimaStatus
-gst_sima_quant_tess_prepare (GstSimaBaseTransform * base,
-    const SimaTensorSpec * in, const SimaTensorSpec * out,
-    guint64 * in_bytes, guint64 * out_bytes)
+gst_sima_quant_tess_check (GstSimaQuantTess * self, const SimaTensorSpec * in,
+    const SimaTensorSpec * out, SimaQuantTessPlan * plan)
 {
-  GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (base);
   SimaQuantTessRequest req = { in, 1, out, 1, { 0, 0, 0 } };
-  SimaQuantTessPlan plan;
-  SimaStatus st;
 
   GST_OBJECT_LOCK (self);
   req.params.multiplier = self->multiplier;
   req.params.zero_point = self->zero_point;
   req.params.rounding = self->rounding;
   GST_OBJECT_UNLOCK (self);
-  st = sima_quanttess_check_inference (&req, &plan);
+  return sima_quanttess_check_inference (&req, plan);
+}
+
+static SimaStatus
+gst_sima_quant_tess_prepare (GstSimaBaseTransform * base,
+    const SimaTensorSpec * in, const SimaTensorSpec * out,
+    guint64 * in_bytes, guint64 * out_bytes)
+{
+  GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (base);
+  SimaQuantTessPlan plan;
+  SimaStatus st = gst_sima_quant_tess_check (self, in, out, &plan);
+
   if (st.code == SIMA_OK)
     st = sima_a65_quanttess_prepare (&plan, &self->a65);
   if (st.code == SIMA_OK) {
@@ -214,17 +222,10 @@ static gboolean
 gst_sima_quant_tess_admit (GstObject * owner, const SimaTensorSpec * in,
     const SimaTensorSpec * out, gchar ** why)
 {
-  GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (owner);
-  SimaQuantTessRequest req = { in, 1, out, 1, { 0, 0, 0 } };
   SimaQuantTessPlan plan;
-  SimaStatus st;
+  SimaStatus st = gst_sima_quant_tess_check (GST_SIMA_QUANT_TESS (owner), in,
+      out, &plan);
 
-  GST_OBJECT_LOCK (self);
-  req.params.multiplier = self->multiplier;
-  req.params.zero_point = self->zero_point;
-  req.params.rounding = self->rounding;
-  GST_OBJECT_UNLOCK (self);
-  st = sima_quanttess_check_inference (&req, &plan);
   if (st.code != SIMA_OK && why != NULL)
     *why = g_strdup (st.message);
   return st.code == SIMA_OK;
