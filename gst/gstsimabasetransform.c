@@ -48,11 +48,12 @@ element_category (gpointer self)
  * one-off stall (the first buffer's imports, a page fault) ages out instead
  * of raising the pipeline's latency for good */
 #define LATENCY_WINDOW 64
-/* Our pools hold the peer's minimum plus this many buffers: enough to keep
- * both sides busy, and a bound on what stays imported into the device's
- * bus aperture however deep the queues behind us are (past it, the
- * producer waits for a buffer to come back). */
-#define POOL_EXTRA_BUFFERS 4
+/* Our pools have no maximum, as GStreamer's own: a bounded pool deadlocks
+ * any neighbour that holds more buffers than the bound (a queue with
+ * min-threshold-buffers, a batcher). What stays imported into the device's
+ * bus aperture is bounded by the import cache instead, which drops the
+ * least recently used imports when the aperture is full. */
+#define OUR_POOL_MIN 2
 /* memories the device reads and writes are aligned for the tiles */
 #define DEVICE_ALIGN_MASK (SIMA_TILED_ALIGNMENT - 1)
 
@@ -90,6 +91,8 @@ typedef struct
   GMutex runner_lock;           /* runner's creation and end against
                                  * set_flushing from other threads */
   gboolean flushing;            /* runner_lock */
+  gboolean stopping;            /* runner_lock: PAUSED->READY under way, so
+                                 * a late FLUSH_STOP keeps waits ending */
   SimaTensorSpec in_spec, out_spec;     /* negotiated */
   guint64 in_bytes, out_bytes;  /* from the plan */
   /* the core's reason for refusing the last caps, and the last reason
@@ -363,15 +366,39 @@ gst_sima_base_transform_stop (GstBaseTransform * trans)
 /* Waits on the device end at once when the element flushes or stops; the
  * streaming thread then returns FLUSHING and the job keeps its buffers. */
 static void
-set_flushing (GstSimaBaseTransform * self, gboolean flushing)
+set_flushing_locked (GstSimaBaseTransform * self, gboolean flushing)
 {
   GstSimaBaseTransformPrivate *priv = PRIV (self);
 
-  g_mutex_lock (&priv->runner_lock);
   priv->flushing = flushing;
   if (priv->runner != NULL)
     gst_sima_ev74_runner_set_flushing (priv->runner, flushing);
+}
+
+/* A flush also flushes the output pool, so that a streaming thread waiting
+ * for an output buffer returns too (GstBaseTransform does not). */
+static void
+set_flushing (GstSimaBaseTransform * self, gboolean flushing,
+    gboolean stopping)
+{
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+  GstBufferPool *pool;
+  gboolean apply;
+
+  g_mutex_lock (&priv->runner_lock);
+  if (stopping)
+    priv->stopping = flushing;
+  /* a FLUSH_STOP during PAUSED->READY must not let a last buffer wait */
+  apply = stopping || flushing || !priv->stopping;
+  if (apply)
+    set_flushing_locked (self, flushing);
   g_mutex_unlock (&priv->runner_lock);
+  pool = gst_base_transform_get_buffer_pool (GST_BASE_TRANSFORM (self));
+  if (pool != NULL) {
+    if (apply)
+      gst_buffer_pool_set_flushing (pool, flushing);
+    gst_object_unref (pool);
+  }
 }
 
 static GstStateChangeReturn
@@ -379,14 +406,19 @@ gst_sima_base_transform_change_state (GstElement * element,
     GstStateChange transition)
 {
   GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (element);
+  GstStateChangeReturn ret;
 
   /* before the pads deactivate, which waits for the streaming thread */
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
-    set_flushing (self, TRUE);
+    set_flushing (self, TRUE, TRUE);
   else if (transition == GST_STATE_CHANGE_READY_TO_PAUSED)
-    set_flushing (self, FALSE);
-  return GST_ELEMENT_CLASS (gst_sima_base_transform_parent_class)->
+    set_flushing (self, FALSE, TRUE);
+  ret = GST_ELEMENT_CLASS (gst_sima_base_transform_parent_class)->
       change_state (element, transition);
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY
+      && ret == GST_STATE_CHANGE_FAILURE)
+    set_flushing (self, FALSE, TRUE);   /* still PAUSED: go on converting */
+  return ret;
 }
 
 /* Posts the core's reason for refusing the caps as the one error of a
@@ -415,9 +447,13 @@ gst_sima_base_transform_sink_event (GstBaseTransform * trans,
   gboolean ret;
 
   if (type == GST_EVENT_FLUSH_START)
-    set_flushing (self, TRUE);
+    set_flushing (self, TRUE, FALSE);
   else if (type == GST_EVENT_FLUSH_STOP)
-    set_flushing (self, FALSE);
+    set_flushing (self, FALSE, FALSE);
+  else if (type == GST_EVENT_CAPS)
+    /* only a refusal of these caps may be posted for them (an earlier
+     * refusal, e.g. during an allocation reconfigure, is stale) */
+    g_clear_pointer (&PRIV (self)->caps_error, g_free);
   ret = GST_BASE_TRANSFORM_CLASS (gst_sima_base_transform_parent_class)->
       sink_event (trans, event);
   if (type == GST_EVENT_CAPS && !ret)
@@ -537,15 +573,8 @@ gst_sima_base_transform_transform_size (GstBaseTransform * trans,
 
 /* ---- allocation: device-importable pools --------------------------------- */
 
-static guint
-pool_max (guint min)
-{
-  return min + POOL_EXTRA_BUFFERS;
-}
-
-/* Upstream gets a bounded pool of device-importable memory the size of our
- * input, aligned for the tiles: buffers from it reach the device with no
- * copy. */
+/* Upstream gets a pool of device-importable memory the size of our input,
+ * aligned for the tiles: buffers from it reach the device with no copy. */
 static gboolean
 gst_sima_base_transform_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
@@ -572,10 +601,10 @@ gst_sima_base_transform_propose_allocation (GstBaseTransform * trans,
   }
   {
     GstBufferPool *pool = gst_sima_dmabuf_pool_new (caps,
-        (guint) MAX (bytes, 1), 2, pool_max (2));
+        (guint) MAX (bytes, 1), OUR_POOL_MIN, 0);
     if (pool != NULL) {
-      gst_query_add_allocation_pool (query, pool, (guint) MAX (bytes, 1), 2,
-          pool_max (2));
+      gst_query_add_allocation_pool (query, pool, (guint) MAX (bytes, 1),
+          OUR_POOL_MIN, 0);
       gst_object_unref (pool);
     }
   }
@@ -627,14 +656,14 @@ configure_peer_pool (GstSimaBaseTransform * self, GstBufferPool * pool,
 
 /* Output buffers: downstream's pool if its memories are device-importable
  * and it takes (or already has) a configuration for our buffers, else our
- * own bounded pool. */
+ * own pool. */
 static gboolean
 gst_sima_base_transform_decide_allocation (GstBaseTransform * trans,
     GstQuery * query)
 {
   GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (trans);
   GstSimaBaseTransformPrivate *priv = PRIV (self);
-  guint size = (guint) MAX (priv->out_bytes, 1), min = 2, max = 0;
+  guint size = (guint) MAX (priv->out_bytes, 1), min = 0, max = 0;
   GstBufferPool *pool = NULL;
   GstCaps *caps;
 
@@ -646,21 +675,21 @@ gst_sima_base_transform_decide_allocation (GstBaseTransform * trans,
   if (gst_query_get_n_allocation_pools (query) > 0) {
     gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, &min, &max);
     if (pool != NULL && (!pool_is_importable (pool)
-            || !configure_peer_pool (self, pool, caps, size, MAX (min, 1),
-                max)))
+            || !configure_peer_pool (self, pool, caps, size, min, max)))
       gst_clear_object (&pool);
   }
-  min = MAX (min, 2);
   if (pool == NULL) {
-    max = pool_max (min);
+    min = MAX (min, OUR_POOL_MIN);
+    max = 0;
     pool = gst_sima_dmabuf_pool_new (caps, size, min, max);
     if (pool == NULL) {
-      GST_ERROR_OBJECT (self, "cannot configure a pool of %u-byte buffers",
-          size);
+      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+          ("cannot configure a pool of %u-byte output buffers", size),
+          (NULL));
       return FALSE;
     }
-    GST_DEBUG_OBJECT (self, "our own pool: %u to %u buffers of %u bytes", min,
-        max, size);
+    GST_DEBUG_OBJECT (self, "our own pool: at least %u buffers of %u bytes",
+        min, size);
   }
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);

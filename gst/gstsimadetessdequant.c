@@ -274,7 +274,7 @@ gst_sima_detess_dequant_class_init (GstSimaDetessDequantClass * klass)
           "Required: (q - zero-point) is multiplied by it (finite, > 0; 0 = "
           "unset)", 0.0f, G_MAXFLOAT, 0.0f,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
+          GST_PARAM_MUTABLE_PLAYING));
   /**
    * GstSimaDetessDequant:zero-point:
    *
@@ -287,7 +287,7 @@ gst_sima_detess_dequant_class_init (GstSimaDetessDequantClass * klass)
       g_param_spec_int ("zero-point", "Zero point",
           "Subtracted (after rounding it to binary32) before scaling",
           G_MININT32, G_MAXINT32, 0, G_PARAM_READWRITE |
-          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);

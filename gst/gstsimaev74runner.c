@@ -24,6 +24,14 @@
  * so slicing costs no latency. */
 #define WAIT_SLICE_NS (5 * GST_MSECOND)
 
+/* A runner's count of jobs that outlived their wait and have not retired;
+ * shared with those jobs so that it can outlive the runner. */
+typedef struct
+{
+  gint refs;                    /* atomic */
+  gint pending;                 /* atomic */
+} PendingCount;
+
 /* A job that outlived its wait: what it reads and writes stays referenced
  * until the device retires it. */
 typedef struct
@@ -31,6 +39,7 @@ typedef struct
   SimaEv74Job *job;
   GstBuffer *in;
   GstBuffer *out;
+  PendingCount *pending;        /* a reference */
 } InFlight;
 
 struct _GstSimaEv74Runner
@@ -42,52 +51,60 @@ struct _GstSimaEv74Runner
   guint64 in_bytes, out_bytes;
   /* staging buffers for what the device cannot read or write in place */
   GstBufferPool *stage_in, *stage_out;
-  GQueue inflight;              /* InFlight *, oldest first */
+  PendingCount *pending;        /* jobs handed to the reaper, not retired */
   gint flushing;                /* atomic */
 };
 
-/* ---- jobs that outlive their wait ---------------------------------------- */
+/* ---- jobs that outlive their wait ----------------------------------------- */
 
 static void
-inflight_release (InFlight * f)
+pending_unref (PendingCount * p)
 {
+  if (g_atomic_int_dec_and_test (&p->refs))
+    g_free (p);
+}
+
+/* The reaper: waits for a job as long as it takes (a device that never
+ * retires it keeps its buffers for good rather than have them freed under
+ * it), then lets go of its buffers at once, whatever the element does
+ * meanwhile: a flushed or timed-out job must not hold pool buffers until
+ * the next buffer arrives, since the next buffer may be waiting for one of
+ * them. One thread per waiting job (threads are reused), so a hung job
+ * delays no other. */
+static void
+reap_one (gpointer data, G_GNUC_UNUSED gpointer user_data)
+{
+  InFlight *f = data;
+  PendingCount *p = f->pending;
+
+  sima_ev74_job_wait (f->job, -1);
   sima_ev74_job_unref (f->job);
   gst_buffer_unref (f->in);
   gst_buffer_unref (f->out);
+  g_atomic_int_add (&p->pending, -1);
+  pending_unref (p);
   g_free (f);
 }
 
-/* Releases the jobs that have retired since. */
 static void
-reap_retired (GstSimaEv74Runner * runner)
+abandon_job (GstSimaEv74Runner * runner, SimaEv74Job * job, GstBuffer * in,
+    GstBuffer * out)
 {
-  GList *l = runner->inflight.head, *next;
+  static GThreadPool *reaper;
+  InFlight *f = g_new (InFlight, 1);
 
-  for (; l != NULL; l = next) {
-    InFlight *f = l->data;
-    next = l->next;
-    if (sima_ev74_job_retired (f->job)) {
-      inflight_release (f);
-      g_queue_delete_link (&runner->inflight, l);
-    }
+  if (g_once_init_enter (&reaper)) {
+    /* unlimited, shared: the process-wide pool lives as long as it */
+    GThreadPool *pool = g_thread_pool_new (reap_one, NULL, -1, FALSE, NULL);
+    g_once_init_leave (&reaper, pool);
   }
-}
-
-/* The reaper: waits for each job as long as it takes (a device that never
- * retires one keeps its buffers for good rather than have them freed
- * under it), then lets go of its buffers. */
-static gpointer
-reaper_thread (gpointer data)
-{
-  GQueue *jobs = data;
-  InFlight *f;
-
-  while ((f = g_queue_pop_head (jobs)) != NULL) {
-    sima_ev74_job_wait (f->job, -1);
-    inflight_release (f);
-  }
-  g_queue_free (jobs);
-  return NULL;
+  f->job = job;
+  f->in = in;
+  f->out = out;
+  g_atomic_int_inc (&runner->pending->refs);
+  g_atomic_int_inc (&runner->pending->pending);
+  f->pending = runner->pending;
+  g_thread_pool_push (reaper, f, NULL);
 }
 
 static void
@@ -111,27 +128,23 @@ gst_sima_ev74_runner_new (GstObject * owner, GstDebugCategory * cat,
   runner->owner = owner;
   runner->cat = cat;
   runner->dev = dev;
-  g_queue_init (&runner->inflight);
+  runner->pending = g_new0 (PendingCount, 1);
+  runner->pending->refs = 1;
   return runner;
 }
 
 void
 gst_sima_ev74_runner_free (GstSimaEv74Runner * runner)
 {
-  GThread *thread;
+  guint pending;
 
   if (runner == NULL)
     return;
-  reap_retired (runner);
-  if (!g_queue_is_empty (&runner->inflight)) {
-    GQueue *jobs = g_queue_new ();
+  pending = (guint) g_atomic_int_get (&runner->pending->pending);
+  if (pending > 0)
     GST_WARNING_OBJECT (runner->owner, "%u EV74 job(s) still running: their "
-        "buffers stay referenced until the device retires them",
-        runner->inflight.length);
-    *jobs = runner->inflight;
-    thread = g_thread_new ("simaev74-reaper", reaper_thread, jobs);
-    g_thread_unref (thread);
-  }
+        "buffers stay referenced until the device retires them", pending);
+  pending_unref (runner->pending);
   pool_free (&runner->stage_in);
   pool_free (&runner->stage_out);
   /* jobs still running hold their regions, and regions their device */
@@ -181,8 +194,7 @@ gst_sima_ev74_runner_set_flushing (GstSimaEv74Runner * runner,
 guint
 gst_sima_ev74_runner_pending (GstSimaEv74Runner * runner)
 {
-  reap_retired (runner);
-  return runner->inflight.length;
+  return (guint) g_atomic_int_get (&runner->pending->pending);
 }
 
 /* ---- one buffer ---------------------------------------------------------- */
@@ -207,9 +219,9 @@ copy_bytes (GstBuffer * from, GstBuffer * to, gsize size)
 }
 
 /* Binds buf's one fd memory in place; FALSE (nothing held) when the
- * device cannot use it as it is: not one fd memory, or at a bus address
- * the device cannot address (an offset inside the fd that breaks the
- * tiles' alignment). */
+ * device cannot use it as it is: not one fd memory, an fd it cannot
+ * import, or at a bus address the device cannot address (an offset inside
+ * the fd that breaks the tiles' alignment). */
 static gboolean
 bind_in_place (GstSimaEv74Runner * runner, GstBuffer * buf,
     SimaEv74Region ** region, SimaEv74Binding * binding,
@@ -234,8 +246,16 @@ bind_in_place (GstSimaEv74Runner * runner, GstBuffer * buf,
         " bytes) at bus %#" G_GINT64_MODIFIER "x", gst_fd_memory_get_fd (mem),
         mem->maxsize, binding->bus_address - mem->offset);
   }
+  if (st->code == SIMA_IMPORT_FAILED || st->code == SIMA_NOT_REPRESENTABLE) {
+    /* the device cannot map this fd (read-only, or a length it cannot
+     * address), but the CPU can still read or write it: stage */
+    GST_DEBUG_OBJECT (runner->owner, "fd %d cannot be imported (%s): "
+        "staging", gst_fd_memory_get_fd (mem), st->message);
+    *why = "unimportable";
+    return FALSE;
+  }
   if (st->code != SIMA_OK)
-    return TRUE;                /* a real failure: no staging either */
+    return TRUE;                /* a real failure (e.g. a full aperture) */
   if (binding->bus_address % SIMA_TILED_ALIGNMENT != 0) {
     sima_ev74_region_unref (*region);
     *region = NULL;
@@ -330,7 +350,6 @@ gst_sima_ev74_runner_run (GstSimaEv74Runner * runner, GstBuffer * inbuf,
   *status = sima_status_ok ();
   if (runner->out_bytes == 0)
     return GST_SIMA_RUN_OK;     /* an empty tensor needs no device job */
-  reap_retired (runner);
   if (g_atomic_int_get (&runner->flushing))
     return GST_SIMA_RUN_FLUSHING;
 
@@ -351,12 +370,9 @@ gst_sima_ev74_runner_run (GstSimaEv74Runner * runner, GstBuffer * inbuf,
     st = wait_job (runner, job, timeout_ms, &flushed);
   if (st.code == SIMA_TIMEOUT) {
     /* the device may still read and write both: keep them until it is done */
-    InFlight *f = g_new (InFlight, 1);
-    f->job = job;
-    f->in = in;
-    f->out = out;
-    g_queue_push_tail (&runner->inflight, f);
-    *status = st;
+    abandon_job (runner, job, in, out);
+    *status = flushed ? st : sima_status_make (SIMA_TIMEOUT,
+        "the job did not retire within %u ms", timeout_ms);
     return flushed ? GST_SIMA_RUN_FLUSHING : GST_SIMA_RUN_TIMEOUT;
   }
   if (job != NULL) {

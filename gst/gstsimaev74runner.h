@@ -41,8 +41,9 @@ typedef struct
 GstSimaEv74Runner *gst_sima_ev74_runner_new (GstObject * owner,
     GstDebugCategory * cat, SimaEv74Device * dev);
 
-/* Never blocks: jobs still on the device pass, with their buffers, to a
- * reaper thread that releases them when the device retires them. */
+/* Never blocks. Jobs that outlived their wait (a timeout or a flush) are
+ * already with a reaper thread, which releases their buffers the moment
+ * the device retires them, before or after the runner is freed. */
 void gst_sima_ev74_runner_free (GstSimaEv74Runner * runner);
 
 /* After each negotiation: the encoded (relocatable) descriptor and the
@@ -61,7 +62,7 @@ GstSimaRunResult gst_sima_ev74_runner_run (GstSimaEv74Runner * runner,
     GstBuffer * in, GstBuffer * out, guint timeout_ms,
     GstSimaRunStats * stats, SimaStatus * status);
 
-/* Jobs of this runner that outlived their wait and have not retired. */
+/* Jobs of this runner that outlived their wait and have not retired yet. */
 guint gst_sima_ev74_runner_pending (GstSimaEv74Runner * runner);
 
 G_END_DECLS

@@ -264,7 +264,7 @@ gst_sima_quant_tess_class_init (GstSimaQuantTessClass * klass)
           "Required: x * multiplier is rounded to binary32, then to an "
           "integer (finite, > 0; 0 = unset)", 0.0f, G_MAXFLOAT, 0.0f,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
+          GST_PARAM_MUTABLE_PLAYING));
   /**
    * GstSimaQuantTess:zero-point:
    *
@@ -276,7 +276,7 @@ gst_sima_quant_tess_class_init (GstSimaQuantTessClass * klass)
       g_param_spec_int ("zero-point", "Zero point",
           "Added after rounding; also the value of padding channels", -128,
           127, 0, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
+          GST_PARAM_MUTABLE_PLAYING));
   /**
    * GstSimaQuantTess:rounding:
    *
@@ -290,7 +290,7 @@ gst_sima_quant_tess_class_init (GstSimaQuantTessClass * klass)
           "How the binary32 product becomes an integer",
           GST_TYPE_SIMA_ROUNDING, SIMA_ROUNDING_NEAREST_EVEN,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
+          GST_PARAM_MUTABLE_PLAYING));
   gst_sima_tiling_install_properties (gobject_class, PROP_TILING);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);

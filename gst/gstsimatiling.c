@@ -36,7 +36,7 @@ gst_sima_tiling_install_properties (GObjectClass * klass, guint first_id)
               SIMA_MAX_RANK - 1, -1, G_PARAM_READWRITE |
               G_PARAM_STATIC_STRINGS),
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
+          GST_PARAM_MUTABLE_PLAYING));
   /**
    * GstSimaQuantTess:tile-shape:
    *
@@ -53,7 +53,7 @@ gst_sima_tiling_install_properties (GObjectClass * klass, guint first_id)
           g_param_spec_int ("extent", "Extent", "A tile extent", 1,
               G_MAXINT, 1, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS),
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
+          GST_PARAM_MUTABLE_PLAYING));
   /**
    * GstSimaQuantTess:channels:
    *
@@ -68,7 +68,7 @@ gst_sima_tiling_install_properties (GObjectClass * klass, guint first_id)
           "it: compact (actual) or pad16 (rounded up to 16)",
           GST_TYPE_SIMA_CHANNELS,
           SIMA_CHANNELS_PAD16, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
+          GST_PARAM_MUTABLE_PLAYING));
 }
 
 static int

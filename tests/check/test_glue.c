@@ -1389,6 +1389,35 @@ GST_START_TEST (test_element_debug_category)
 }
 GST_END_TEST;
 
+/* Our pools have no maximum: a neighbour that holds more buffers than a
+ * bounded pool would give (queues with min-threshold-buffers, upstream
+ * and downstream) must not stall the stream. With pools bounded to their
+ * minimum + 4 these lines never reached EOS. */
+GST_START_TEST (test_neighbours_holding_many_buffers)
+{
+  static const gchar *backends[] = { "backend=a65",
+    "device=emulator:workers=2"
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (backends); i++) {
+    gchar *desc = g_strdup_printf ("simatensorsrc num-buffers=50 ! "
+        TENSOR ",dtype=float32,shape=(int)<1,16,16,16> ! "
+        "queue min-threshold-buffers=8 ! simaquanttess multiplier=127 %s ! "
+        "queue min-threshold-buffers=8 ! fakesink", backends[i]);
+    GstElement *pipe = gst_parse_launch (desc, NULL);
+    gchar *why;
+
+    fail_unless (pipe != NULL, "%s", desc);
+    why = run_to_eos (pipe, 20);
+    gst_element_set_state (pipe, GST_STATE_NULL);
+    gst_object_unref (pipe);
+    fail_unless (why == NULL, "%s: %s", backends[i], why);
+    g_free (desc);
+  }
+}
+GST_END_TEST;
+
 static Suite *
 glue_suite (void)
 {
@@ -1407,6 +1436,7 @@ glue_suite (void)
   tcase_add_test (tc, test_renegotiate_shape);
   tcase_add_test (tc, test_concurrent_pipelines);
   tcase_add_test (tc, test_element_debug_category);
+  tcase_add_test (tc, test_neighbours_holding_many_buffers);
   /* last: on today's code these crash (SIGSEGV in the emulator's DMA, or an
    * ASan report), which ends the program (CK_FORK=no) */
   tcase_add_test (tc, test_tee_pooled_imports);

@@ -12,6 +12,7 @@
 #include <gst/allocators/allocators.h>
 #include <simaai/kernels/a65/quanttess.h>
 #include <simaai/kernels/ev74/quanttess.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -240,9 +241,8 @@ note_gone (gpointer data, G_GNUC_UNUSED GstMiniObject * obj)
 }
 
 /* A flush interrupts a wait within a slice; the job keeps its buffers
- * after the flush and after the runner is freed (which does not wait),
- * and lets go of them once the device retires it. */
-GST_START_TEST (test_flush_and_free_during_hang)
+ * after the flush and lets go of them as soon as the device retires it. */
+GST_START_TEST (test_flush_during_hang)
 {
   Plan p;
   SimaTensorSpec in_spec = check_spec (IN_CAPS);
@@ -251,7 +251,7 @@ GST_START_TEST (test_flush_and_free_during_hang)
   RunArgs a;
   GThread *t;
   gint in_gone = 0, out_gone = 0;
-  gint64 t0, freed_us;
+  gint64 t0;
 
   make_plan (&p);
   a.runner = runner_on ("emulator:workers=1,fault=hang,hang-ms=1500", &p);
@@ -278,6 +278,48 @@ GST_START_TEST (test_flush_and_free_during_hang)
   gst_buffer_unref (a.out);
   fail_if (g_atomic_int_get (&in_gone) || g_atomic_int_get (&out_gone),
       "a buffer the device still uses was freed");
+  /* the hang ends about 1.3 s from now: the buffers go then, with no
+   * further run() and the runner still alive (a streaming thread may be
+   * waiting for exactly those buffers to come back to their pool) */
+  for (t0 = g_get_monotonic_time (); g_get_monotonic_time () - t0 < 10000000
+      && !(g_atomic_int_get (&in_gone) && g_atomic_int_get (&out_gone));)
+    g_usleep (10 * 1000);
+  fail_unless (g_atomic_int_get (&in_gone) && g_atomic_int_get (&out_gone),
+      "the buffers were not released when the job retired");
+  fail_unless_equals_int (gst_sima_ev74_runner_pending (a.runner), 0);
+  gst_sima_ev74_runner_free (a.runner);
+  gst_buffer_unref (content);
+}
+
+GST_END_TEST;
+
+/* Freeing a runner whose job still hangs does not wait for the device, and
+ * the job's buffers stay until it retires. */
+GST_START_TEST (test_free_during_hang)
+{
+  Plan p;
+  SimaTensorSpec in_spec = check_spec (IN_CAPS);
+  GstBuffer *content = check_tensor_buffer (&in_spec,
+      check_required_bytes (&in_spec), SIMA_PATTERN_RANDOM, 4);
+  RunArgs a;
+  GThread *t;
+  gint in_gone = 0, out_gone = 0;
+  gint64 t0, freed_us;
+
+  make_plan (&p);
+  a.runner = runner_on ("emulator:workers=1,fault=hang,hang-ms=1500,"
+      "local-kib=63", &p);
+  a.in = fd_buffer (content, p.in_bytes, 0);
+  a.out = fd_buffer (NULL, p.out_bytes, 0);
+  gst_mini_object_weak_ref (GST_MINI_OBJECT (a.in), note_gone, &in_gone);
+  gst_mini_object_weak_ref (GST_MINI_OBJECT (a.out), note_gone, &out_gone);
+  t = g_thread_new ("run", run_thread, &a);
+  g_usleep (200 * 1000);
+  gst_sima_ev74_runner_set_flushing (a.runner, TRUE);
+  g_thread_join (t);
+  fail_unless_equals_int (a.result, GST_SIMA_RUN_FLUSHING);
+  gst_buffer_unref (a.in);
+  gst_buffer_unref (a.out);
   t0 = g_get_monotonic_time ();
   gst_sima_ev74_runner_free (a.runner);
   freed_us = g_get_monotonic_time () - t0;
@@ -285,7 +327,6 @@ GST_START_TEST (test_flush_and_free_during_hang)
       " us for the device", freed_us);
   fail_if (g_atomic_int_get (&in_gone) || g_atomic_int_get (&out_gone),
       "freeing the runner freed a buffer the device still uses");
-  /* the hang ends about 1.3 s from now: then the reaper lets go */
   for (t0 = g_get_monotonic_time (); g_get_monotonic_time () - t0 < 10000000
       && !(g_atomic_int_get (&in_gone) && g_atomic_int_get (&out_gone));)
     g_usleep (10 * 1000);
@@ -296,8 +337,8 @@ GST_START_TEST (test_flush_and_free_during_hang)
 
 GST_END_TEST;
 
-/* A timeout leaves the job pending with its buffers; the next run reaps
- * it once it has retired. */
+/* A timeout leaves the job pending with its buffers, until it retires;
+ * the error says the element's timeout. */
 GST_START_TEST (test_timeout_then_reap)
 {
   Plan p;
@@ -319,6 +360,8 @@ GST_START_TEST (test_timeout_then_reap)
   fail_unless_equals_int (gst_sima_ev74_runner_run (r, in, out, 50, &stats,
           &st), GST_SIMA_RUN_TIMEOUT);
   fail_unless_equals_int (st.code, SIMA_TIMEOUT);
+  fail_unless (strstr (st.message, "within 50 ms") != NULL, "%s",
+      st.message);
   fail_unless_equals_int (gst_sima_ev74_runner_pending (r), 1);
   /* the same device, no more faults: the next job runs after the hang */
   fail_unless (sima_ev74_device_open
@@ -340,6 +383,51 @@ GST_START_TEST (test_timeout_then_reap)
 
 GST_END_TEST;
 
+/* An fd the device cannot import (here: opened read-only, which the
+ * emulator cannot map for its read-write aperture) is staged by the CPU,
+ * not refused. */
+GST_START_TEST (test_read_only_fd_staged)
+{
+  Plan p;
+  SimaTensorSpec in_spec = check_spec (IN_CAPS);
+  GstBuffer *content = check_tensor_buffer (&in_spec,
+      check_required_bytes (&in_spec), SIMA_PATTERN_RANDOM, 9);
+  GstAllocator *fd_allocator = gst_fd_allocator_new ();
+  GstBuffer *rw, *in, *out, *want;
+  GstSimaEv74Runner *r;
+  GstSimaRunStats stats;
+  SimaStatus st;
+  gchar *path;
+  int fd;
+
+  make_plan (&p);
+  want = expected (&p, content);
+  rw = fd_buffer (content, p.in_bytes, 0);
+  path = g_strdup_printf ("/proc/self/fd/%d",
+      gst_fd_memory_get_fd (gst_buffer_peek_memory (rw, 0)));
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  fail_unless (fd >= 0);
+  in = gst_buffer_new ();
+  gst_buffer_append_memory (in, gst_fd_allocator_alloc (fd_allocator, fd,
+          p.in_bytes, GST_FD_MEMORY_FLAG_NONE));
+  out = fd_buffer (NULL, p.out_bytes, 0);
+  r = runner_on ("emulator", &p);
+  fail_unless (gst_sima_ev74_runner_run (r, in, out, 5000, &stats,
+          &st) == GST_SIMA_RUN_OK, "%s", st.message);
+  fail_unless_equals_int (stats.copies, 1);
+  fail_unless (check_buffers_equal (out, want));
+  gst_sima_ev74_runner_free (r);
+  gst_buffer_unref (in);
+  gst_buffer_unref (rw);
+  gst_buffer_unref (out);
+  gst_buffer_unref (want);
+  gst_buffer_unref (content);
+  gst_object_unref (fd_allocator);
+  g_free (path);
+}
+
+GST_END_TEST;
+
 static Suite *
 runner_suite (void)
 {
@@ -349,8 +437,10 @@ runner_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_in_place_and_staged);
   tcase_add_test (tc, test_shares_import_once);
-  tcase_add_test (tc, test_flush_and_free_during_hang);
+  tcase_add_test (tc, test_flush_during_hang);
+  tcase_add_test (tc, test_free_during_hang);
   tcase_add_test (tc, test_timeout_then_reap);
+  tcase_add_test (tc, test_read_only_fd_staged);
   return s;
 }
 
