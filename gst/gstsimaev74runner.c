@@ -78,10 +78,10 @@ reap_one (gpointer data, G_GNUC_UNUSED gpointer user_data)
   PendingCount *p = f->pending;
 
   sima_ev74_job_wait (f->job, -1);
+  g_atomic_int_add (&p->pending, -1);   /* retired: before the buffers go */
   sima_ev74_job_unref (f->job);
   gst_buffer_unref (f->in);
   gst_buffer_unref (f->out);
-  g_atomic_int_add (&p->pending, -1);
   pending_unref (p);
   g_free (f);
 }
