@@ -92,8 +92,8 @@ build_table (const uint8_t *d, unsigned flags, SimaFwDetessDequantJob *job)
         (scale_bits & 0x7f800000u) ? "normal" : "subnormal");
   for (i = 0; i < 256; i++) {
     int8_t q = (int8_t) (uint8_t) i;
-    uint32_t want = fp32 ? sima_dequant_f32_bits (q, scale_bits, zp)
-        : sima_dequant_bf16_bits (q, scale_bits, zp);
+    uint32_t want = fp32 ? sima_dequant_f32_bits (q, scale_bits, zp, 0)
+        : sima_dequant_bf16_bits (q, scale_bits, zp, 0);
     if ((flags & SIMA_EV74_DD_FLAG_EXACT_TABLE)
         && want != (fp32 ? sima_ev74_get_u32 (d, at + 4 * (uint32_t) i)
             : sima_ev74_get_u16 (d, at + 2 * (uint32_t) i)))

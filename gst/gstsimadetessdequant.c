@@ -125,7 +125,7 @@ static gboolean
 gst_sima_detess_dequant_check_properties (GstSimaBaseTransform * base)
 {
   GstSimaDetessDequant *self = GST_SIMA_DETESS_DEQUANT (base);
-  SimaDetessDequantParams params;
+  SimaDetessDequantParams params = { 0, 0, SIMA_SCALE_MULTIPLY };
   SimaStatus st;
 
   GST_OBJECT_LOCK (self);
@@ -150,7 +150,7 @@ gst_sima_detess_dequant_check (GstSimaDetessDequant * self,
     const SimaTensorSpec * in, const SimaTensorSpec * out,
     SimaDetessDequantPlan * plan)
 {
-  SimaDetessDequantRequest req = { in, 1, out, 1, { 0, 0 } };
+  SimaDetessDequantRequest req = { in, 1, out, 1, { 0, 0, SIMA_SCALE_MULTIPLY } };
 
   GST_OBJECT_LOCK (self);
   req.params.scale = self->scale;

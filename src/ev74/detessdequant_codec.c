@@ -34,6 +34,10 @@ sima_ev74_detessdequant_encode_relocatable (const SimaDetessDequantPlan *plan,
         (unsigned long long) (plan->input_bytes > UINT32_MAX
             ? plan->input_bytes : plan->output_bytes),
         (unsigned long) UINT32_MAX);
+  if (plan->params.convention != SIMA_SCALE_MULTIPLY)
+    return sima_status_make (SIMA_NOT_REPRESENTABLE,
+        "DetessDequant EV74 encode: the %s convention has no v1 encoding",
+        sima_scale_convention_name (plan->params.convention));
   in = &plan->input;
   out = &plan->output;
   scalar = (unsigned) plan->output_view.scalar_bytes;
@@ -80,10 +84,10 @@ sima_ev74_detessdequant_encode_relocatable (const SimaDetessDequantPlan *plan,
       int8_t q = (int8_t) (uint8_t) i;
       if (scalar == 4)
         sima_ev74_put_u32 (b, table_at + 4 * (size_t) i,
-            sima_dequant_f32_bits (q, scale_bits, plan->params.zero_point));
+            sima_dequant_f32_bits (q, scale_bits, plan->params.zero_point, 0));
       else
         sima_ev74_put_u16 (b, table_at + 2 * (size_t) i,
-            sima_dequant_bf16_bits (q, scale_bits, plan->params.zero_point));
+            sima_dequant_bf16_bits (q, scale_bits, plan->params.zero_point, 0));
     }
   }
   sima_ev74_put_u32 (b, OFF (crc), sima_ev74_descriptor_crc (b, desc->length));

@@ -27,7 +27,7 @@ compare_with_core (GstElement * element, const gchar * in_caps,
     const gchar * out_caps, GstBuffer * in, GstBuffer * out)
 {
   SimaTensorSpec in_spec = check_spec (in_caps), out_spec = check_spec (out_caps);
-  SimaDetessDequantRequest req = { &in_spec, 1, &out_spec, 1, { 0, 0 } };
+  SimaDetessDequantRequest req = { &in_spec, 1, &out_spec, 1, { 0, 0, SIMA_SCALE_MULTIPLY } };
   SimaDetessDequantPlan plan;
   SimaA65DetessDequantPlan a65;
   GstMapInfo im, om;

@@ -182,7 +182,7 @@ static SimaStatus
 admit (const SimaTensorSpec *in, const SimaTensorSpec *out, float scale,
     int32_t zp, SimaDetessDequantPlan *plan)
 {
-  SimaDetessDequantRequest req = { in, 1, out, 1, { scale, zp } };
+  SimaDetessDequantRequest req = { in, 1, out, 1, { scale, zp, SIMA_SCALE_MULTIPLY } };
   return sima_detessdequant_check_inference (&req, plan);
 }
 

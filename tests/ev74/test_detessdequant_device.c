@@ -106,7 +106,7 @@ every_value (void)
     SimaTensorSpec out = test_spec_dense (dt, 1, &n);
     for (zi = 0; zi < 7; zi++) {
       for (si = 0; si < 6; si++) {
-        SimaDetessDequantParams p = { scales[si], zps[zi] };
+        SimaDetessDequantParams p = { scales[si], zps[zi], SIMA_SCALE_MULTIPLY };
         SimaDetessDequantPlan plan;
         SimaEv74JobStats js;
         admit (&in, &out, p, &plan);
@@ -141,7 +141,7 @@ random_plan (TestRng *rng, SimaDetessDequantPlan *plan)
   int rank = (int) test_rng_range (rng, 1, SIMA_MAX_RANK);
   int cblocked = rank >= 3 && test_rng_below (rng, 4) == 0;
   SimaTensorSpec in, out;
-  SimaDetessDequantParams p;
+  SimaDetessDequantParams p = { 0, 0, SIMA_SCALE_MULTIPLY };
   GenTiling gt;
 
   gen_tiling (rng, rank, cblocked ? rank - 1
@@ -234,7 +234,7 @@ basics_and_data_movement (void)
         cases[i].shape, cases[i].axes, tile, cases[i].mode);
     SimaTensorSpec out = test_spec_dense (SIMA_DTYPE_FLOAT32, cases[i].rank,
         cases[i].shape);
-    SimaDetessDequantParams p = { 1.0f / 127.0f, 0 };
+    SimaDetessDequantParams p = { 1.0f / 127.0f, 0, SIMA_SCALE_MULTIPLY };
     SimaDetessDequantPlan plan;
     SimaEv74JobStats js;
     SimaStatus st;

@@ -270,8 +270,8 @@ static uint32_t
 dequant_entry (int fp32, int i, uint32_t scale_bits, int32_t zp)
 {
   int8_t q = (int8_t) (uint8_t) i;
-  return fp32 ? sima_dequant_f32_bits (q, scale_bits, zp)
-      : sima_dequant_bf16_bits (q, scale_bits, zp);
+  return fp32 ? sima_dequant_f32_bits (q, scale_bits, zp, 0)
+      : sima_dequant_bf16_bits (q, scale_bits, zp, 0);
 }
 
 /* strict: also the encoding rules behind the admission (a STRIDED output
