@@ -311,7 +311,7 @@ setup (Case *c)
     c->in_bytes = plan.input_bytes;
     c->out_bytes = plan.output_bytes;
   } else {
-    SimaDetessDequantRequest req = { &tiled, 1, &dense, 1, {0, 0} };
+    SimaDetessDequantRequest req = { &tiled, 1, &dense, 1, {0, 0, SIMA_SCALE_MULTIPLY} };
     SimaDetessDequantPlan plan;
     req.params.scale = 1.0f / c->multiplier;
     req.params.zero_point = c->zero_point;

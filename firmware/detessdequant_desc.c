@@ -4,8 +4,8 @@
  * flags and length, reserved bytes, the request rebuilt and put through the
  * core's admission, a canonical output encoding (STRIDED only for outputs
  * that are not row-major), the exact table present exactly for subnormal
- * scales and equal, entry by entry, to the exact integer stages; then spans
- * and bindings. No DMA happens before all of it passed.
+ * scales and equal, entry by entry, to the exact integer stages of the
+ * convention the DIVIDE flag gives; then spans and bindings. No DMA happens before all of it passed.
  */
 #include <string.h>
 
@@ -81,6 +81,7 @@ build_table (const uint8_t *d, unsigned flags, SimaFwDetessDequantJob *job)
   uint32_t scale_bits;
   int32_t zp = job->plan.params.zero_point;
   int fp32 = job->plan.output.dtype == SIMA_DTYPE_FLOAT32, i;
+  int divide = job->plan.params.convention == SIMA_SCALE_DIVIDE;
 
   memcpy (&scale_bits, &job->plan.params.scale, sizeof scale_bits);
   if (((scale_bits & 0x7f800000u) == 0)
@@ -92,8 +93,8 @@ build_table (const uint8_t *d, unsigned flags, SimaFwDetessDequantJob *job)
         (scale_bits & 0x7f800000u) ? "normal" : "subnormal");
   for (i = 0; i < 256; i++) {
     int8_t q = (int8_t) (uint8_t) i;
-    uint32_t want = fp32 ? sima_dequant_f32_bits (q, scale_bits, zp)
-        : sima_dequant_bf16_bits (q, scale_bits, zp);
+    uint32_t want = fp32 ? sima_dequant_f32_bits (q, scale_bits, zp, divide)
+        : sima_dequant_bf16_bits (q, scale_bits, zp, divide);
     if ((flags & SIMA_EV74_DD_FLAG_EXACT_TABLE)
         && want != (fp32 ? sima_ev74_get_u32 (d, at + 4 * (uint32_t) i)
             : sima_ev74_get_u16 (d, at + 2 * (uint32_t) i)))
@@ -153,6 +154,8 @@ simafw_detessdequant_decode (const uint8_t *d, uint32_t length,
   scale_bits = sima_ev74_get_u32 (d, OFF (scale_bits));
   memcpy (&req.params.scale, &scale_bits, sizeof scale_bits);
   req.params.zero_point = sima_ev74_get_i32 (d, OFF (zero_point));
+  req.params.convention = (flags & SIMA_EV74_DD_FLAG_DIVIDE)
+      ? SIMA_SCALE_DIVIDE : SIMA_SCALE_MULTIPLY;
   st = sima_detessdequant_check_inference (&req, &job->plan);
   if (!sima_status_is_ok (&st))
     return st;

@@ -6,7 +6,12 @@
  * Reads INT8 MLA tiles (mla-tiled, compact or pad16, or mla-cblocked) and
  * writes FP32 or BF16 tensors, contiguous or strided, exactly as the kernel
  * core's DetessDequant: `RNE_f32(RNE_f32(q - RNE_f32(zero-point)) * scale)`
- * (then BF16 nearest even). Padding in the input is ignored; holes of a
+ * (then BF16 nearest even). With `scale-convention=divide` the last stage
+ * divides instead, `RNE_f32(d / scale)` correctly rounded: SiMa's model
+ * JSON writes value = (q - dq_zp) / dq_scale, so its dq_scale goes into
+ * `scale` and its dq_zp into `zero-point` unchanged (the double is rounded
+ * to a float once, when the property is set). docs/detessdequant.md says
+ * bit for bit how that relates to (q - dq_zp) / dq_scale. Padding in the input is ignored; holes of a
  * strided output are never written. The output dtype and layout come from
  * downstream caps (float32, contiguous when left open). Runs on the EV74
  * by default, on the A65 when asked.
@@ -28,6 +33,15 @@
  *   fakesink
  * ]| Writes into a pitched output (rows of 256 bytes, pixels of 16) on the
  * A65 (pipelines/detess-strided-a65.sh runs a variant and checks it).
+ * |[
+ * gst-launch-1.0 simatensorsrc num-buffers=3 pattern=random min=-6 max=6 ! \
+ *   application/vnd.simaai.tensor,dtype=float32,shape="<80,80,64>" ! \
+ *   simaquanttess multiplier=11.328456438342892 zero-point=-61 tile-shape="<1,1,80,64>" ! \
+ *   simadetessdequant scale-convention=divide scale=11.328456438342892 zero-point=-61 ! \
+ *   fakesink
+ * ]| YOLOv8n head 0's tiling (one 80 x 64 row per tile) with SiMa's own
+ * dq_scale and dq_zp copied from the model JSON: SiMa's quantisation
+ * multiplies by it, its dequantisation divides by it, on the EV74.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -49,6 +63,7 @@ enum
   PROP_0,
   PROP_SCALE,
   PROP_ZERO_POINT,
+  PROP_SCALE_CONVENTION,
 };
 
 struct _GstSimaDetessDequant
@@ -56,6 +71,7 @@ struct _GstSimaDetessDequant
   GstSimaBaseTransform parent;
   gfloat scale;                 /* object lock */
   gint zero_point;
+  SimaScaleConvention convention;
   SimaA65DetessDequantPlan a65; /* a65.shared is the core's plan */
 };
 
@@ -90,6 +106,9 @@ gst_sima_detess_dequant_set_property (GObject * object, guint prop_id,
     case PROP_ZERO_POINT:
       self->zero_point = g_value_get_int (value);
       break;
+    case PROP_SCALE_CONVENTION:
+      self->convention = (SimaScaleConvention) g_value_get_enum (value);
+      break;
     default:
       GST_OBJECT_UNLOCK (self);
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -114,6 +133,9 @@ gst_sima_detess_dequant_get_property (GObject * object, guint prop_id,
     case PROP_ZERO_POINT:
       g_value_set_int (value, self->zero_point);
       break;
+    case PROP_SCALE_CONVENTION:
+      g_value_set_enum (value, self->convention);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -125,12 +147,13 @@ static gboolean
 gst_sima_detess_dequant_check_properties (GstSimaBaseTransform * base)
 {
   GstSimaDetessDequant *self = GST_SIMA_DETESS_DEQUANT (base);
-  SimaDetessDequantParams params;
+  SimaDetessDequantParams params = { 0, 0, SIMA_SCALE_MULTIPLY };
   SimaStatus st;
 
   GST_OBJECT_LOCK (self);
   params.scale = self->scale;
   params.zero_point = self->zero_point;
+  params.convention = self->convention;
   GST_OBJECT_UNLOCK (self);
   /* the core's own rule (bit-based: a subnormal scale is valid on a CPU
    * that flushes subnormals too) */
@@ -139,7 +162,8 @@ gst_sima_detess_dequant_check_properties (GstSimaBaseTransform * base)
     return TRUE;
   GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
       ("simadetessdequant needs the scale property (finite, > 0): %s. "
-          "It multiplies: scale=0.007874016 (1/127) undoes multiplier=127.",
+          "It multiplies: scale=0.007874016 (1/127) undoes multiplier=127; "
+          "with scale-convention=divide it divides (SiMa's dq_scale).",
           st.message), (NULL));
   return FALSE;
 }
@@ -150,11 +174,12 @@ gst_sima_detess_dequant_check (GstSimaDetessDequant * self,
     const SimaTensorSpec * in, const SimaTensorSpec * out,
     SimaDetessDequantPlan * plan)
 {
-  SimaDetessDequantRequest req = { in, 1, out, 1, { 0, 0 } };
+  SimaDetessDequantRequest req = { in, 1, out, 1, { 0, 0, SIMA_SCALE_MULTIPLY } };
 
   GST_OBJECT_LOCK (self);
   req.params.scale = self->scale;
   req.params.zero_point = self->zero_point;
+  req.params.convention = self->convention;
   GST_OBJECT_UNLOCK (self);
   return sima_detessdequant_check_inference (&req, plan);
 }
@@ -265,7 +290,8 @@ gst_sima_detess_dequant_class_init (GstSimaDetessDequantClass * klass)
   /**
    * GstSimaDetessDequant:scale:
    *
-   * Required: (q - zero-point) is multiplied by it. Finite and > 0
+   * Required: (q - zero-point) is multiplied by it, or divided by it with
+   * #GstSimaDetessDequant:scale-convention=divide. Finite and > 0
    * (subnormals allowed); range 0 to G_MAXFLOAT, and the default 0 means
    * unset: the element refuses to start.
    */
@@ -288,6 +314,22 @@ gst_sima_detess_dequant_class_init (GstSimaDetessDequantClass * klass)
           "Subtracted (after rounding it to binary32) before scaling",
           G_MININT32, G_MAXINT32, 0, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
+  /**
+   * GstSimaDetessDequant:scale-convention:
+   *
+   * How scale enters: `multiply` (default, `RNE_f32(d * scale)`) or
+   * `divide` (`RNE_f32(d / scale)`, a correctly rounded division, never a
+   * multiply by a reciprocal): SiMa's dq_scale and dq_zp, copied as they
+   * are. Read when the element prepares; a change while running
+   * re-prepares on the next buffer, like scale.
+   */
+  g_object_class_install_property (gobject_class, PROP_SCALE_CONVENTION,
+      g_param_spec_enum ("scale-convention", "Scale convention",
+          "multiply: (q - zero-point) * scale; divide: (q - zero-point) / "
+          "scale, as SiMa's dq_scale", GST_TYPE_SIMA_SCALE_CONVENTION,
+          SIMA_SCALE_MULTIPLY, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+  gst_type_mark_as_plugin_api (GST_TYPE_SIMA_SCALE_CONVENTION, 0);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -316,4 +358,5 @@ gst_sima_detess_dequant_init (GstSimaDetessDequant * self)
 {
   self->scale = 0.0f;
   self->zero_point = 0;
+  self->convention = SIMA_SCALE_MULTIPLY;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "gstsimaenums.h"
 
+#include <simaai/kernels/ops/detessdequant.h>
 #include <simaai/kernels/ops/quanttess.h>
 #include <simaai/kernels/pattern.h>
 
@@ -52,6 +53,15 @@ static const GEnumValue rounding_values[] = {
   { 0, NULL, NULL },
 };
 DEFINE_ENUM (gst_sima_rounding_get_type, "GstSimaRounding", rounding_values);
+
+static const GEnumValue scale_convention_values[] = {
+  { SIMA_SCALE_MULTIPLY, "value = (q - zero-point) * scale", "multiply" },
+  { SIMA_SCALE_DIVIDE, "value = (q - zero-point) / scale, correctly rounded "
+        "(SiMa's dq_scale and dq_zp)", "divide" },
+  { 0, NULL, NULL },
+};
+DEFINE_ENUM (gst_sima_scale_convention_get_type, "GstSimaScaleConvention",
+    scale_convention_values);
 
 static const GEnumValue channels_values[] = {
   { SIMA_CHANNELS_COMPACT, "Each tile stores its actual channels",

@@ -33,6 +33,8 @@ GType gst_sima_active_backend_get_type (void);
 GType gst_sima_fallback_get_type (void);
 GType gst_sima_rounding_get_type (void);   /* values of SimaRounding */
 GType gst_sima_channels_get_type (void);   /* values of SimaChannels */
+/* values of SimaScaleConvention */
+GType gst_sima_scale_convention_get_type (void);
 GType gst_sima_pattern_get_type (void);    /* values of SimaPattern */
 
 #define GST_TYPE_SIMA_BACKEND (gst_sima_backend_get_type ())
@@ -40,6 +42,7 @@ GType gst_sima_pattern_get_type (void);    /* values of SimaPattern */
 #define GST_TYPE_SIMA_ACTIVE_BACKEND (gst_sima_active_backend_get_type ())
 #define GST_TYPE_SIMA_ROUNDING (gst_sima_rounding_get_type ())
 #define GST_TYPE_SIMA_CHANNELS (gst_sima_channels_get_type ())
+#define GST_TYPE_SIMA_SCALE_CONVENTION (gst_sima_scale_convention_get_type ())
 #define GST_TYPE_SIMA_PATTERN (gst_sima_pattern_get_type ())
 
 G_END_DECLS

@@ -15,3 +15,8 @@ gst-launch-1.0 simatensorsrc num-buffers=5 ! \
   simadetessdequant scale=0.007874016 backend=a65 ! \
   application/vnd.simaai.tensor,dtype=float32,layout=strided,strides="<256,16,4>" ! \
   fakesink
+gst-launch-1.0 simatensorsrc num-buffers=3 pattern=random min=-6 max=6 ! \
+  application/vnd.simaai.tensor,dtype=float32,shape="<80,80,64>" ! \
+  simaquanttess multiplier=11.328456438342892 zero-point=-61 tile-shape="<1,1,80,64>" ! \
+  simadetessdequant scale-convention=divide scale=11.328456438342892 zero-point=-61 ! \
+  fakesink

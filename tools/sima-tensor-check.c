@@ -141,7 +141,7 @@ run_core (const Args *a, const SimaTensorSpec *in, const SimaTensorSpec *out,
   }
   {
     SimaDetessDequantRequest req = { in, 1, out, 1,
-      { (float) a->scale, (int32_t) a->zero_point } };
+      { (float) a->scale, (int32_t) a->zero_point, SIMA_SCALE_MULTIPLY } };
     SimaDetessDequantPlan plan;
     SimaA65DetessDequantPlan a65;
     st = sima_detessdequant_check_inference (&req, &plan);

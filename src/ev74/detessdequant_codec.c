@@ -2,7 +2,8 @@
 /*
  * Encoding DetessDequant v1 descriptors (docs/ev74-descriptors.md). The
  * exact table of a subnormal scale comes from the core's integer stages
- * (numerics/dequant_exact.h), the same ones the A65 plan uses.
+ * (numerics/dequant_exact.h), the same ones the A65 plan uses, for the
+ * plan's convention (the DIVIDE flag says which).
  */
 #include <simaai/kernels/ev74/detessdequant.h>
 #include <simaai/kernels/ev74/detessdequant_wire.h>
@@ -19,6 +20,7 @@ sima_ev74_detessdequant_encode_relocatable (const SimaDetessDequantPlan *plan,
 {
   const SimaTensorSpec *in, *out;
   unsigned flags = 0, scalar;
+  int divide;
   uint32_t scale_bits, table_at;
   uint8_t *b;
   int i;
@@ -44,6 +46,9 @@ sima_ev74_detessdequant_encode_relocatable (const SimaDetessDequantPlan *plan,
     flags |= SIMA_EV74_DD_FLAG_CBLOCKED;
   if ((scale_bits & 0x7f800000u) == 0)   /* subnormal (admitted: not 0) */
     flags |= SIMA_EV74_DD_FLAG_EXACT_TABLE;
+  divide = plan->params.convention == SIMA_SCALE_DIVIDE;
+  if (divide)
+    flags |= SIMA_EV74_DD_FLAG_DIVIDE;
 
   memset (desc, 0, sizeof *desc);
   desc->length = sima_ev74_detessdequant_length (flags, scalar);
@@ -80,10 +85,10 @@ sima_ev74_detessdequant_encode_relocatable (const SimaDetessDequantPlan *plan,
       int8_t q = (int8_t) (uint8_t) i;
       if (scalar == 4)
         sima_ev74_put_u32 (b, table_at + 4 * (size_t) i,
-            sima_dequant_f32_bits (q, scale_bits, plan->params.zero_point));
+            sima_dequant_f32_bits (q, scale_bits, plan->params.zero_point, divide));
       else
         sima_ev74_put_u16 (b, table_at + 2 * (size_t) i,
-            sima_dequant_bf16_bits (q, scale_bits, plan->params.zero_point));
+            sima_dequant_bf16_bits (q, scale_bits, plan->params.zero_point, divide));
     }
   }
   sima_ev74_put_u32 (b, OFF (crc), sima_ev74_descriptor_crc (b, desc->length));

@@ -4,12 +4,15 @@
  * of the output dtype and layout, output bytes equal to the core's (FP32 and
  * BF16, contiguous and strided, MlaTiled compact/pad16 and MlaCBlocked
  * inputs full of padding garbage, subnormal scales, wide zero points) on the
- * A65 and the EV74 emulator, caps the core rejects, and wrong-size buffers.
+ * A65 and the EV74 emulator, caps the core rejects, and wrong-size buffers;
+ * scale-convention=divide with SiMa's YOLOv8n head 0 values against the
+ * oracle's (q - dq_zp) / dq_scale.
  */
 #include <simaai/kernels/a65/detessdequant.h>
 #include <string.h>
 
 #include "check_util.h"
+#include "oracle.h"
 
 #define TILED_IN TENSOR ",dtype=int8,shape=(int)<6,20,3>,layout=mla-tiled," \
   "tile-axes=(int)<-1,0,1,2>,tile-shape=(int)<1,8,16,16>,channels=pad16"
@@ -27,7 +30,7 @@ compare_with_core (GstElement * element, const gchar * in_caps,
     const gchar * out_caps, GstBuffer * in, GstBuffer * out)
 {
   SimaTensorSpec in_spec = check_spec (in_caps), out_spec = check_spec (out_caps);
-  SimaDetessDequantRequest req = { &in_spec, 1, &out_spec, 1, { 0, 0 } };
+  SimaDetessDequantRequest req = { &in_spec, 1, &out_spec, 1, { 0, 0, SIMA_SCALE_MULTIPLY } };
   SimaDetessDequantPlan plan;
   SimaA65DetessDequantPlan a65;
   GstMapInfo im, om;
@@ -38,7 +41,8 @@ compare_with_core (GstElement * element, const gchar * in_caps,
 
   /* the element's own parameters, exactly as it holds them */
   g_object_get (element, "scale", &req.params.scale, "zero-point",
-      &req.params.zero_point, NULL);
+      &req.params.zero_point, "scale-convention", &req.params.convention,
+      NULL);
   st = sima_detessdequant_check_inference (&req, &plan);
   fail_unless (st.code == SIMA_OK, "%s", st.message);
   st = sima_a65_detessdequant_prepare (&plan, &a65);
@@ -174,6 +178,29 @@ GST_START_TEST (test_pads_and_properties)
   ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "scale");
   fail_unless_equals_float (G_PARAM_SPEC_FLOAT (ps)->minimum, 0.0f);
   fail_unless_equals_float (G_PARAM_SPEC_FLOAT (ps)->maximum, G_MAXFLOAT);
+
+  /* scale-convention: an enum, multiply by default, divide by name */
+  {
+    GEnumClass *ec;
+    gint conv;
+    ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+        "scale-convention");
+    fail_unless (ps != NULL && G_IS_PARAM_SPEC_ENUM (ps));
+    fail_unless_equals_int (G_PARAM_SPEC_ENUM (ps)->default_value,
+        SIMA_SCALE_MULTIPLY);
+    ec = G_PARAM_SPEC_ENUM (ps)->enum_class;
+    fail_unless_equals_int (ec->n_values, 2);
+    fail_unless_equals_int (g_enum_get_value_by_nick (ec, "multiply")->value,
+        SIMA_SCALE_MULTIPLY);
+    fail_unless_equals_int (g_enum_get_value_by_nick (ec, "divide")->value,
+        SIMA_SCALE_DIVIDE);
+    g_object_get (e, "scale-convention", &conv, NULL);
+    fail_unless_equals_int (conv, SIMA_SCALE_MULTIPLY);
+    gst_util_set_object_arg (G_OBJECT (e), "scale-convention", "divide");
+    g_object_get (e, "scale-convention", &conv, NULL);
+    fail_unless_equals_int (conv, SIMA_SCALE_DIVIDE);
+    gst_util_set_object_arg (G_OBJECT (e), "scale-convention", "multiply");
+  }
 
   /* the extremes of both ranges survive set/get, subnormals included */
   g_object_set (e, "zero-point", G_MININT32, "scale", 1e-45f, NULL);
@@ -433,6 +460,74 @@ GST_START_TEST (test_fixation_skips_rejected)
 }
 GST_END_TEST;
 
+/* SiMa's convention end to end: YOLOv8n head 0 (80 x 80 x 64, one image
+ * row per tile, pad16: 64 channels need no padding, 409,600 bytes) of
+ * random codes, with the model JSON's dq_scale and dq_zp copied into the
+ * properties as text, on both backends and both output dtypes. Every
+ * value must equal the oracle's (q - dq_zp) / dq_scale under the documented
+ * rule (the double dq_scale rounded to binary32 once, the division
+ * correctly rounded), the input byte located by the tiling's own formula:
+ * tile h holds pixel w's 64 channels at (h * 80 + w) * 64. */
+GST_START_TEST (test_divide_yolov8n_head0)
+{
+  static const gchar *outs[2] = { TENSOR ",dtype=float32,layout=contiguous",
+    TENSOR ",dtype=bfloat16,layout=contiguous" };
+  const gchar *in_caps = TENSOR ",dtype=int8,shape=(int)<80,80,64>,"
+      "layout=mla-tiled,tile-axes=(int)<-1,0,1,2>,"
+      "tile-shape=(int)<1,1,80,64>,channels=pad16";
+  const float dq_scale = (float) 11.328456438342892;
+  const gint dq_zp = -61;
+  guint b, o;
+
+  for (b = 0; b < G_N_ELEMENTS (backends); b++)
+    for (o = 0; o < 2; o++) {
+      gchar *desc = g_strdup_printf ("simadetessdequant scale-convention=divide"
+          " scale=11.328456438342892 zero-point=-61 %s", backends[b]);
+      GstBuffer *in = check_random_buffer (409600, 1500 + o), *out;
+      GstMapInfo im, om;
+      gchar *err;
+      gfloat scale;
+      CheckHarness c;
+      guint64 i, bad = 0, reciprocal = 0;
+
+      check_harness_new (&c, desc, in_caps, outs[o]);
+      g_object_get (c.h->element, "scale", &scale, NULL);
+      fail_unless (scale == dq_scale, "dq_scale rounded to %a", scale);
+      out = gst_harness_push_and_pull (c.h, gst_buffer_ref (in));
+      err = check_pop_message (&c, GST_MESSAGE_ERROR);
+      fail_unless (out != NULL, "%s: no output: %s", desc, err);
+      g_free (err);
+      gst_buffer_map (in, &im, GST_MAP_READ);
+      fail_unless (gst_buffer_map (out, &om, GST_MAP_READ));
+      fail_unless_equals_uint64 (om.size, 80 * 80 * 64 * (o ? 2 : 4));
+      for (i = 0; i < 80 * 80 * 64; i++) {
+        guint64 h = i / (80 * 64), w = i / 64 % 80, ch = i % 64;
+        int8_t q = (int8_t) im.data[(h * 80 + w) * 64 + ch];
+        uint32_t got = 0, want = o
+            ? oracle_dequant_div_bf16_bits (q, dq_scale, dq_zp)
+            : oracle_dequant_div_f32_bits (q, dq_scale, dq_zp);
+        memcpy (&got, om.data + i * (o ? 2 : 4), o ? 2 : 4);
+        if (got != want && bad++ == 0)
+          GST_ERROR ("%s %s: element %" G_GUINT64_FORMAT " (q %d) is %#x, "
+              "the oracle's (q - dq_zp) / dq_scale %#x", desc, outs[o], i, q,
+              got, want);
+        reciprocal += !o && got != oracle_dequant_f32_bits (q,
+            1.0f / dq_scale, dq_zp);
+      }
+      fail_unless (bad == 0, "%s -> %s: %" G_GUINT64_FORMAT " of 409600 "
+          "values differ from the oracle", desc, outs[o], bad);
+      /* and the multiply by the reciprocal would not have done */
+      fail_unless (o || reciprocal > 0);
+      gst_buffer_unmap (out, &om);
+      gst_buffer_unmap (in, &im);
+      gst_buffer_unref (out);
+      gst_buffer_unref (in);
+      check_harness_free (&c);
+      g_free (desc);
+    }
+}
+GST_END_TEST;
+
 static Suite *
 detessdequant_suite (void)
 {
@@ -449,6 +544,7 @@ detessdequant_suite (void)
   tcase_add_test (tc, test_caps_rejected);
   tcase_add_test (tc, test_wrong_size_buffer);
   tcase_add_test (tc, test_fixation_skips_rejected);
+  tcase_add_test (tc, test_divide_yolov8n_head0);
   return s;
 }
 

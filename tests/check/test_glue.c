@@ -1009,13 +1009,16 @@ static const Change changes[] = {
       "simadetessdequant scale=0.5", CHECK_TILES_CAPS, NULL},
   {"simadetessdequant scale=0.0625", "zero-point", "3",
       "simadetessdequant scale=0.0625 zero-point=3", CHECK_TILES_CAPS, NULL},
+  {"simadetessdequant scale=0.0625 zero-point=3", "scale-convention",
+      "divide", "simadetessdequant scale=0.0625 zero-point=3 "
+      "scale-convention=divide", CHECK_TILES_CAPS, NULL},
   {"simacasttess", "tile-shape", "<1,8,8,16>",
       "simacasttess tile-shape=\"<1,8,8,16>\"", CHECK_IN_CAPS, CAST_TILES_W8},
 };
 
 /* Defect 15, the conversion parameters (the lead's rule: reconfigure):
- * multiplier, zero-point and rounding of simaquanttess, scale and
- * zero-point of simadetessdequant, tile-shape of simacasttess, each changed
+ * multiplier, zero-point and rounding of simaquanttess, scale, zero-point
+ * and scale-convention of simadetessdequant, tile-shape of simacasttess, each changed
  * while PLAYING, on the A65 and on the emulator: the next buffer is
  * converted with the new value, byte for byte as a fresh element with that
  * value (and, for tile-shape, the output caps say the new tiling). The

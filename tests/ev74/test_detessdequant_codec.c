@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The DetessDequant v1 EV74 descriptor (176-byte base, STRIDED / CBLOCKED /
- * EXACT_TABLE flags and trailers), host encoder and firmware decoder. Same
+ * EXACT_TABLE / DIVIDE flags and trailers), host encoder and firmware decoder. Same
  * plan as test_quanttess_codec.c:
  *  1. golden vectors: the expected bytes (176 to 1,248) are written here
  *     from docs/ev74-descriptors.md with this file's own little-endian
@@ -37,13 +37,13 @@
 /* ---- the document's table, restated (not taken from *_wire.h) ------------ */
 
 enum {
-  BASE_BYTES = 176, STRIDE_BYTES = 48, MAX_BYTES = 1248, N_GOLDEN = 8,
+  BASE_BYTES = 176, STRIDE_BYTES = 48, MAX_BYTES = 1248, N_GOLDEN = 10,
   O_MAGIC = 0, O_VERSION = 4, O_LENGTH = 6, O_ROUTE = 8, O_FLAGS = 10,
   O_CRC = 12, O_IN_LEN = 16, O_OUT_LEN = 20, O_IN_ADDR = 24, O_OUT_ADDR = 32,
   O_IN_SPAN = 40, O_OUT_SPAN = 48, O_DTYPE = 56, O_RANK = 57,
   O_CHANNELS = 58, O_SHAPE = 64, O_AXES = 112, O_TILE = 120, O_COUNT = 152,
   O_SCALE = 168, O_ZP = 172, O_TRAILER = 176,
-  F_STRIDED = 1, F_CBLOCKED = 2, F_TABLE = 4,
+  F_STRIDED = 1, F_CBLOCKED = 2, F_TABLE = 4, F_DIVIDE = 8,
 };
 
 #define APERTURE UINT64_C (0x100000000)
@@ -93,18 +93,28 @@ doc_row_major (const SimaTensorSpec *s)
   return 1;
 }
 
-/* The 256 results by INT8 byte, from the oracle, as the doc stores them. */
+/* The 256 results by INT8 byte, from the oracle, as the doc stores them;
+ * divide: the divide convention's. */
 static void
-oracle_table (SimaDType dtype, float scale, int32_t zp, uint8_t *t)
+oracle_table (SimaDType dtype, float scale, int32_t zp, int divide,
+    uint8_t *t)
 {
   int i;
   for (i = 0; i < 256; i++)
     if (dtype == SIMA_DTYPE_FLOAT32)
-      test_put_le (t, 4 * (size_t) i, oracle_dequant_f32_bits ((int8_t) i, scale,
-              zp), 4);
+      test_put_le (t, 4 * (size_t) i, divide
+          ? oracle_dequant_div_f32_bits ((int8_t) i, scale, zp)
+          : oracle_dequant_f32_bits ((int8_t) i, scale, zp), 4);
     else
-      test_put_le (t, 2 * (size_t) i, oracle_dequant_bf16_bits ((int8_t) i, scale,
-              zp), 2);
+      test_put_le (t, 2 * (size_t) i, divide
+          ? oracle_dequant_div_bf16_bits ((int8_t) i, scale, zp)
+          : oracle_dequant_bf16_bits ((int8_t) i, scale, zp), 2);
+}
+
+static int
+is_divide (const SimaDetessDequantPlan *p)
+{
+  return p->params.convention == SIMA_SCALE_DIVIDE;
 }
 
 static unsigned
@@ -113,7 +123,8 @@ doc_flags (const SimaDetessDequantPlan *p)
   return (p->output.layout == SIMA_LAYOUT_STRIDED
       && !doc_row_major (&p->output) ? F_STRIDED : 0)
       | (p->input.layout == SIMA_LAYOUT_MLA_CBLOCKED ? F_CBLOCKED : 0)
-      | ((float_bits (p->params.scale) & 0x7f800000u) == 0 ? F_TABLE : 0);
+      | ((float_bits (p->params.scale) & 0x7f800000u) == 0 ? F_TABLE : 0)
+      | (is_divide (p) ? F_DIVIDE : 0);
 }
 
 /* The relocatable descriptor the doc prescribes for an admitted plan;
@@ -154,7 +165,7 @@ doc_encode (const SimaDetessDequantPlan *p, uint8_t d[MAX_BYTES])
   test_put_le (d, O_ZP, (uint32_t) p->params.zero_point, 4);
   if (flags & F_TABLE)
     oracle_table (p->output.dtype, p->params.scale, p->params.zero_point,
-        d + BASE_BYTES + (flags & F_STRIDED ? STRIDE_BYTES : 0));
+        is_divide (p), d + BASE_BYTES + (flags & F_STRIDED ? STRIDE_BYTES : 0));
   reseal (d, len);
   return len;
 }
@@ -180,9 +191,9 @@ static const uint8_t GOLDEN_1[BASE_BYTES] = {
 
 static SimaStatus
 admit (const SimaTensorSpec *in, const SimaTensorSpec *out, float scale,
-    int32_t zp, SimaDetessDequantPlan *plan)
+    int32_t zp, SimaScaleConvention conv, SimaDetessDequantPlan *plan)
 {
-  SimaDetessDequantRequest req = { in, 1, out, 1, { scale, zp } };
+  SimaDetessDequantRequest req = { in, 1, out, 1, { scale, zp, conv } };
   return sima_detessdequant_check_inference (&req, plan);
 }
 
@@ -252,6 +263,19 @@ static const Golden GOLDEN[N_GOLDEN] = {
   { "CBLOCKED {2,3,20}, subnormal scale, dense BF16", 1, 3, { 2, 3, 20 },
     { 0 }, { 0 }, SIMA_CHANNELS_COMPACT, SIMA_DTYPE_BFLOAT16, 0, { 0 },
     0x00400000, -1, 192, 240, 120, F_CBLOCKED | F_TABLE, 688 },
+  /* the divide convention (flags carry it): YOLOv8n head 0's dq_scale
+   * (11.328456438342892 as binary32) and dq_zp on one 1 x 4 x 16 row,
+   * 64 bytes; 64 FP32 = 256 */
+  { "divide, dense FP32 {4,16} (YOLOv8n head 0's dq values)", 0, 2,
+    { 4, 16 }, { -1, -1, 0, 1 }, { 1, 1, 4, 16 }, SIMA_CHANNELS_PAD16,
+    SIMA_DTYPE_FLOAT32, 0, { 0 }, 0x4135415c, -61, 64, 256, 64, F_DIVIDE,
+    176 },
+  /* divide by a subnormal: the table holds divide results, infinities
+   * among them; 256 values in 16 pixels of 16 = 256; 512 BF16 bytes */
+  { "divide, subnormal scale, dense BF16 {16,16}", 0, 2, { 16, 16 },
+    { -1, -1, 0, 1 }, { 1, 1, 16, 16 }, SIMA_CHANNELS_COMPACT,
+    SIMA_DTYPE_BFLOAT16, 0, { 0 }, 0x00700000, 7, 256, 512, 256,
+    F_DIVIDE | F_TABLE, 688 },
 };
 
 static SimaStatus
@@ -264,7 +288,8 @@ golden_plan (int g, SimaDetessDequantPlan *plan)
   SimaTensorSpec out = x->strided
       ? test_spec_strided (x->dtype, x->rank, x->shape, x->strides)
       : test_spec_dense (x->dtype, x->rank, x->shape);
-  return admit (&in, &out, bits_float (x->scale_bits), x->zp, plan);
+  return admit (&in, &out, bits_float (x->scale_bits), x->zp,
+      x->flags & F_DIVIDE ? SIMA_SCALE_DIVIDE : SIMA_SCALE_MULTIPLY, plan);
 }
 
 static int
@@ -324,7 +349,8 @@ golden_vectors (void)
           test_first_diff (desc.bytes, want, len));
     if (x->flags & F_TABLE) {
       /* the trailer against the oracle directly, not via doc_encode */
-      oracle_table (x->dtype, bits_float (x->scale_bits), x->zp, table);
+      oracle_table (x->dtype, bits_float (x->scale_bits), x->zp,
+          (x->flags & F_DIVIDE) != 0, table);
       tap_ok (desc.length == x->length && memcmp (desc.bytes + x->length
               - 256 * scalar, table, 256 * (size_t) scalar) == 0,
           "%s: exact table (last %d bytes) equals the oracle's", x->name,
@@ -337,7 +363,8 @@ golden_vectors (void)
     if (x->strided && !(x->flags & F_STRIDED)) {
       /* the same plan with a contiguous output: byte-identical */
       SimaTensorSpec out = test_spec_dense (x->dtype, x->rank, x->shape);
-      st = admit (&plan.input, &out, plan.params.scale, x->zp, &dplan);
+      st = admit (&plan.input, &out, plan.params.scale, x->zp,
+          plan.params.convention, &dplan);
       if (sima_status_is_ok (&st))
         st = sima_ev74_detessdequant_encode_relocatable (&dplan, &dense);
       tap_ok (sima_status_is_ok (&st) && same (&desc, dense.bytes,
@@ -409,7 +436,7 @@ bind_tests (void)
     SimaTensorSpec si = test_spec_tiled (SIMA_DTYPE_INT8, 1, &n, axes, tile,
         SIMA_CHANNELS_COMPACT);
     SimaTensorSpec so = test_spec_dense (SIMA_DTYPE_FLOAT32, 1, &n);
-    SimaStatus st = admit (&si, &so, 1.0f, 0, &plan);
+    SimaStatus st = admit (&si, &so, 1.0f, 0, SIMA_SCALE_MULTIPLY, &plan);
     if (sima_status_is_ok (&st))
       st = sima_ev74_detessdequant_encode_relocatable (&plan, &d);
     expect_status ("encode: FP32 output span 2^32", st,
@@ -426,7 +453,7 @@ bind_tests (void)
  * arbitrary); normal and subnormal scales; zero points across int32. */
 static void
 random_request (TestRng *r, SimaTensorSpec *in, SimaTensorSpec *out,
-    float *scale, int32_t *zp)
+    float *scale, int32_t *zp, SimaScaleConvention *conv)
 {
   static const int32_t zps[] = { INT32_MIN, INT32_MAX, 0, -128, 127,
     (1 << 24) + 1, -(1 << 24) - 1 };
@@ -486,6 +513,7 @@ random_request (TestRng *r, SimaTensorSpec *in, SimaTensorSpec *out,
       | (uint32_t) test_rng_below (r, 0x800000));
   *zp = test_rng_below (r, 2) ? zps[test_rng_below (r, 7)]
       : (int32_t) (uint32_t) test_rng_next (r);
+  *conv = test_rng_below (r, 2) ? SIMA_SCALE_DIVIDE : SIMA_SCALE_MULTIPLY;
 }
 
 /* What a decoder failed to give back, or NULL. A row-major strided output
@@ -516,7 +544,8 @@ plan_difference (const SimaDetessDequantPlan *a, const SimaDetessDequantPlan *b,
           || ai->tiled.channels != bi->tiled.channels))
     return "tiling";
   if (float_bits (a->params.scale) != float_bits (b->params.scale)
-      || a->params.zero_point != b->params.zero_point)
+      || a->params.zero_point != b->params.zero_point
+      || a->params.convention != b->params.convention)
     return "parameters";
   if (a->input_bytes != b->input_bytes || a->output_bytes != b->output_bytes
       || a->element_count != b->element_count)
@@ -548,11 +577,12 @@ round_trip (void)
     uint32_t len;
     float scale;
     int32_t zp;
+    SimaScaleConvention conv;
     int k, scalar;
     SimaStatus st;
 
-    random_request (&rng, &in, &out, &scale, &zp);
-    st = admit (&in, &out, scale, zp, &plan);
+    random_request (&rng, &in, &out, &scale, &zp, &conv);
+    st = admit (&in, &out, scale, zp, conv, &plan);
     admitted += sima_status_is_ok (&st);
     if (sima_status_is_ok (&st))
       st = sima_ev74_detessdequant_encode_relocatable (&plan, &d);
@@ -588,7 +618,7 @@ round_trip (void)
     if (why == NULL && ((plan.input_bytes > 0 && job.input_bus != ib.bus_address)
         || (plan.output_bytes > 0 && job.output_bus != ob.bus_address)))
       why = "bus address";
-    oracle_table (out.dtype, scale, zp, table);
+    oracle_table (out.dtype, scale, zp, conv == SIMA_SCALE_DIVIDE, table);
     for (k = 0; k < 256; k++)
       test_put_le (got, (size_t) (k * scalar), scalar == 4 ? job.table.f32[k]
           : job.table.bf16[k], scalar);
@@ -623,10 +653,10 @@ round_trip (void)
   if (first[0])
     tap_diag ("first problem: %s", first);
   tap_ok (seen_rank == 0x7e && seen_cb_rank == 0x78 && seen_dtype == 5
-      && seen_ch == 3 && seen_flags == 0xff && seen_zp == 3 && empties > 0
+      && seen_ch == 3 && seen_flags == 0xffff && seen_zp == 3 && empties > 0
       && densified > 0, "round trip covers MlaTiled ranks 1-6 (%#x), "
       "MlaCBlocked ranks 3-6 (%#x), FP32 and BF16 (%#x), both channel modes "
-      "(%#x), all 8 flag combinations (%#x), zero points INT32_MIN/MAX (%#x)",
+      "(%#x), all 16 flag combinations (%#x), zero points INT32_MIN/MAX (%#x)",
       seen_rank, seen_cb_rank, seen_dtype, seen_ch, seen_flags, seen_zp);
 }
 
@@ -685,7 +715,7 @@ reflag (size_t b, unsigned flags, const int64_t *strides, int table)
   }
   if (table) {
     oracle_table (plan[b].output.dtype, plan[b].params.scale,
-        plan[b].params.zero_point, d + len);
+        plan[b].params.zero_point, is_divide (&plan[b]), d + len);
     len += 256 * (uint32_t) s;
   }
   test_put_le (d, O_FLAGS, flags, 2);
@@ -785,9 +815,9 @@ malformed (void)
               FIELD_CLASSES[i].v[k]);
   }
   test_mutants_end ();
-  test_mutants_begin ("unknown flag bits 3-15", SIMA_INVALID_DESCRIPTOR, "flags");
+  test_mutants_begin ("unknown flag bits 4-15", SIMA_INVALID_DESCRIPTOR, "flags");
   for (b = 0; b < N_GOLDEN; b++)
-    for (k = 3; k < 16; k++)
+    for (k = 4; k < 16; k++)
       set (b, O_FLAGS, 2, bflags (b) | 1u << k);
   test_mutants_end ();
   /* length field == bytes sent (a prefix, or zero-extended), resealed: not
@@ -896,6 +926,14 @@ malformed (void)
         reseal (d, blen[b]);
         test_mutant (d, blen[b]);
       }
+  test_mutants_end ();
+  /* the table stays, the convention it was built for changes: multiply
+   * and divide tables of a subnormal scale never agree */
+  test_mutants_begin ("DIVIDE flag flipped under an exact table",
+      SIMA_INVALID_DESCRIPTOR, "entry");
+  for (b = 0; b < N_GOLDEN; b++)
+    if (bflags (b) & F_TABLE)
+      set (b, O_FLAGS, 2, bflags (b) ^ F_DIVIDE);
   test_mutants_end ();
   /* the table stays, the parameters it was built for change */
   test_mutants_begin ("scale or zero point changed under an exact table",
@@ -1040,8 +1078,9 @@ entry_tests (void)
           == SIMA_OK && commands > 0 && pending == 0;
       if (sima_status_is_ok (&st))
         st = sima_a65_detessdequant_execute (&a65, &ab, 1, &ao, 1);
-      oracle_detessdequant (&plan[g].input, in_host, &plan[g].output,
-          plan[g].params.scale, plan[g].params.zero_point, oracle_out);
+      oracle_detessdequant_conv (&plan[g].input, in_host, &plan[g].output,
+          plan[g].params.scale, plan[g].params.zero_point,
+          is_divide (&plan[g]), oracle_out);
       ok &= memcmp (out_host, a65_out, n + 64) == 0
           && memcmp (out_host, oracle_out, n + 64) == 0
           && out_host[REGION_BYTES - 1] == prefill[p];

@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dq_divide_cases.h"
 #include "ev74_diff.h"
+#include "fpenv_util.h"
 #include "layout_gen.h"
 #include "oracle.h"
 #include "status_expect.h"
@@ -106,7 +108,7 @@ every_value (void)
     SimaTensorSpec out = test_spec_dense (dt, 1, &n);
     for (zi = 0; zi < 7; zi++) {
       for (si = 0; si < 6; si++) {
-        SimaDetessDequantParams p = { scales[si], zps[zi] };
+        SimaDetessDequantParams p = { scales[si], zps[zi], SIMA_SCALE_MULTIPLY };
         SimaDetessDequantPlan plan;
         SimaEv74JobStats js;
         admit (&in, &out, p, &plan);
@@ -134,6 +136,76 @@ every_value (void)
       (unsigned long long) failed);
 }
 
+/* The divide convention, every INT8 value x dq_divide_cases.h's zero points
+ * and dq_scales x FP32/BF16 on 2 workers, once per FP environment: the
+ * emulator's worker threads, which decode the descriptor and build the
+ * table, are created inside the environment and inherit it (pthreads pass
+ * the FP environment on), while this thread returns to the default one to
+ * compute the oracle's values. */
+static void
+divide_every_value (void)
+{
+  static const int64_t n = 256;
+  static const int8_t axes[4] = { -1, -1, -1, 0 };
+  static const int64_t tile[4] = { 1, 1, 1, 16 };
+  float scales[DQ_DIVIDE_N_SCALES];
+  int e, d, zi, si, i;
+
+  dq_divide_scales (scales);
+  for (e = 0; e < TEST_FPENV_COUNT; e++) {
+    uint64_t cases = 0, bad = 0, failed = 0;
+    DiffBench b;
+
+    test_fpenv_enter ((TestFpEnv) e);
+    diff_bench_open (&b, "emulator:workers=2,dma=deferred");
+    test_fpenv_leave ();
+    for (i = 0; i < 256; i++)
+      b.in.host[i] = (uint8_t) i;
+    for (d = 0; d < 2; d++) {
+      SimaDType dt = d ? SIMA_DTYPE_BFLOAT16 : SIMA_DTYPE_FLOAT32;
+      SimaTensorSpec in = test_spec_tiled (SIMA_DTYPE_INT8, 1, &n, axes, tile,
+          SIMA_CHANNELS_COMPACT);
+      SimaTensorSpec out = test_spec_dense (dt, 1, &n);
+      for (zi = 0; zi < DQ_DIVIDE_N_ZPS; zi++) {
+        for (si = 0; si < DQ_DIVIDE_N_SCALES; si++) {
+          SimaDetessDequantParams p = { scales[si], dq_divide_zps[zi],
+            SIMA_SCALE_DIVIDE };
+          SimaDetessDequantPlan plan;
+          SimaEv74JobStats js;
+          if (!admit (&in, &out, p, &plan)
+              || device_run (&b, &plan, &js).code != SIMA_OK) {
+            failed++;
+            continue;
+          }
+          for (i = 0; i < 256; i++) {
+            uint32_t got = d ? ((uint16_t *) b.out.host)[i]
+                : ((uint32_t *) b.out.host)[i];
+            uint32_t want = d
+                ? oracle_dequant_div_bf16_bits ((int8_t) i, p.scale,
+                    p.zero_point)
+                : oracle_dequant_div_f32_bits ((int8_t) i, p.scale,
+                    p.zero_point);
+            cases++;
+            if (got != want && bad++ < 4)
+              tap_diag ("divide %s q=%d zp=%ld dq_scale=%a (%s): got %#x, "
+                  "oracle %#x", sima_dtype_name (dt), i - 256 * (i > 127),
+                  (long) p.zero_point, (double) p.scale,
+                  test_fpenv_name ((TestFpEnv) e), got, want);
+          }
+        }
+      }
+    }
+    diff_bench_close (&b);
+    tap_ok (bad == 0 && failed == 0 && cases == 2 * 256 * DQ_DIVIDE_N_ZPS
+        * DQ_DIVIDE_N_SCALES, "divide, every INT8 value x FP32/BF16 x %d "
+        "zero points x %d dq_scales on the emulator, workers started under "
+        "%s: %llu cases, %llu mismatches against the oracle, %llu failed "
+        "jobs", DQ_DIVIDE_N_ZPS, DQ_DIVIDE_N_SCALES,
+        test_fpenv_name ((TestFpEnv) e), (unsigned long long) cases,
+        (unsigned long long) bad, (unsigned long long) failed);
+  }
+}
+
 static int
 random_plan (TestRng *rng, SimaDetessDequantPlan *plan)
 {
@@ -141,7 +213,7 @@ random_plan (TestRng *rng, SimaDetessDequantPlan *plan)
   int rank = (int) test_rng_range (rng, 1, SIMA_MAX_RANK);
   int cblocked = rank >= 3 && test_rng_below (rng, 4) == 0;
   SimaTensorSpec in, out;
-  SimaDetessDequantParams p;
+  SimaDetessDequantParams p = { 0, 0, SIMA_SCALE_MULTIPLY };
   GenTiling gt;
 
   gen_tiling (rng, rank, cblocked ? rank - 1
@@ -234,7 +306,7 @@ basics_and_data_movement (void)
         cases[i].shape, cases[i].axes, tile, cases[i].mode);
     SimaTensorSpec out = test_spec_dense (SIMA_DTYPE_FLOAT32, cases[i].rank,
         cases[i].shape);
-    SimaDetessDequantParams p = { 1.0f / 127.0f, 0 };
+    SimaDetessDequantParams p = { 1.0f / 127.0f, 0, SIMA_SCALE_MULTIPLY };
     SimaDetessDequantPlan plan;
     SimaEv74JobStats js;
     SimaStatus st;
@@ -261,6 +333,7 @@ main (void)
 {
   basics_and_data_movement ();
   every_value ();
+  divide_every_value ();
   differential ();
   return tap_done ();
 }

@@ -267,11 +267,13 @@ model_pack (const uint8_t *d, size_t len, Model *m)
 }
 
 static uint32_t
-dequant_entry (int fp32, int i, uint32_t scale_bits, int32_t zp)
+dequant_entry (int fp32, int i, uint32_t scale_bits, int32_t zp,
+    SimaScaleConvention convention)
 {
   int8_t q = (int8_t) (uint8_t) i;
-  return fp32 ? sima_dequant_f32_bits (q, scale_bits, zp)
-      : sima_dequant_bf16_bits (q, scale_bits, zp);
+  int divide = convention == SIMA_SCALE_DIVIDE;
+  return fp32 ? sima_dequant_f32_bits (q, scale_bits, zp, divide)
+      : sima_dequant_bf16_bits (q, scale_bits, zp, divide);
 }
 
 /* strict: also the encoding rules behind the admission (a STRIDED output
@@ -333,6 +335,8 @@ model_detessdequant (const uint8_t *d, size_t len, int strict, Model *m)
   scale_bits = sima_ev74_get_u32 (d, DD (scale_bits));
   memcpy (&req.params.scale, &scale_bits, sizeof scale_bits);
   req.params.zero_point = sima_ev74_get_i32 (d, DD (zero_point));
+  req.params.convention = (flags & SIMA_EV74_DD_FLAG_DIVIDE)
+      ? SIMA_SCALE_DIVIDE : SIMA_SCALE_MULTIPLY;
   st = sima_detessdequant_check_inference (&req, &plan);
   if (!sima_status_is_ok (&st))
     return;
@@ -348,7 +352,7 @@ model_detessdequant (const uint8_t *d, size_t len, int strict, Model *m)
       int k;
       for (k = 0; k < 256; k++) {
         uint32_t want = dequant_entry (scalar == 4, k, scale_bits,
-            req.params.zero_point);
+            req.params.zero_point, req.params.convention);
         if (want != (scalar == 4 ? sima_ev74_get_u32 (d, at + 4 * (size_t) k)
                 : sima_ev74_get_u16 (d, at + 2 * (size_t) k)))
           return;
@@ -497,7 +501,7 @@ fix_descriptor (uint8_t *d, size_t *lenp)
     int k;
     for (k = 0; k < 256; k++) {
       uint32_t v = dequant_entry (scalar == 4, k, scale_bits,
-          m.dequant.zero_point);
+          m.dequant.zero_point, m.dequant.convention);
       if (scalar == 4)
         sima_ev74_put_u32 (d, at + 4 * (size_t) k, v);
       else
@@ -840,7 +844,7 @@ map_elements (const Model *m, const uint8_t *in, uint8_t *in_el,
     memcpy (&scale_bits, &m->dequant.scale, sizeof scale_bits);
     for (k = 0; k < 256; k++)
       table[k] = dequant_entry (m->out_scalar == 4, k, scale_bits,
-          m->dequant.zero_point);
+          m->dequant.zero_point, m->dequant.convention);
   }
   sima_tiled_walk_init (g, &m->view, &walk);
   sima_tile_cursor_init (&cur, g, &walk);

@@ -431,80 +431,110 @@ typedef struct {
   int32_t zero_point;
   uint8_t b0, b1;
   uint32_t in_bus, out_bus;   /* 0: the defaults */
+  SimaScaleConvention convention;   /* DIVIDE sets the DIVIDE flag */
 } DdCase;
 
 static const DdCase dd_cases[] = {
   { "f32-hwc-pad16-2w", SIMA_DTYPE_FLOAT32, 3, { 8, 16, 3 }, 0,
     { -1, 0, 1, 2 }, { 1, 4, 8, 16 }, SIMA_CHANNELS_PAD16, { 0 }, 0.5f, 3,
-    B0 (2, 0, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+    B0 (2, 0, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
   /* rows of 80 payload bytes in 112: holes at every row's end */
   { "bf16-pitched-strided-3w", SIMA_DTYPE_BFLOAT16, 3, { 6, 10, 4 }, 0,
     { -1, 0, 1, 2 }, { 1, 2, 4, 4 }, SIMA_CHANNELS_COMPACT, { 112, 8, 2 },
-    0.25f, -5, B0 (2, 1, 1, 3, 0), B1 (0, 1, 1, 0), 0, 0 },
+    0.25f, -5, B0 (2, 1, 1, 3, 0), B1 (0, 1, 1, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
   /* HWC logical, CHW in memory: channels 96 bytes apart */
   { "f32-permuted-strided-4w", SIMA_DTYPE_FLOAT32, 3, { 4, 6, 8 }, 0,
     { -1, 0, 1, 2 }, { 1, 3, 4, 8 }, SIMA_CHANNELS_PAD16, { 24, 4, 96 },
-    1.0f, 0, B0 (2, 0, 1, 4, 0), B1 (0, 1, 1, 0), 0, 0 },
+    1.0f, 0, B0 (2, 0, 1, 4, 0), B1 (0, 1, 1, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
   { "f32-cblocked-rank4-2w", SIMA_DTYPE_FLOAT32, 4, { 2, 5, 6, 20 }, 1,
     { 0 }, { 0 }, SIMA_CHANNELS_COMPACT, { 0 }, 0.125f, 7,
-    B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+    B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
   { "bf16-cblocked-strided", SIMA_DTYPE_BFLOAT16, 3, { 3, 4, 17 }, 1,
     { 0 }, { 0 }, SIMA_CHANNELS_COMPACT, { 4, 204, 12 }, 2.0f, -1,
-    B0 (2, 0, 0, 1, 0), B1 (0, 0, 0, 0), 0, 0 },
+    B0 (2, 0, 0, 1, 0), B1 (0, 0, 0, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
   { "f32-subnormal-table-2w", SIMA_DTYPE_FLOAT32, 2, { 16, 33 }, 0,
     { -1, -1, 0, 1 }, { 1, 1, 4, 16 }, SIMA_CHANNELS_PAD16, { 0 }, 1e-40f,
-    -7, B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+    -7, B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
   { "bf16-subnormal-table", SIMA_DTYPE_BFLOAT16, 1, { 256 }, 0,
     { -1, -1, -1, 0 }, { 1, 1, 1, 64 }, SIMA_CHANNELS_COMPACT, { 0 }, 3e-41f,
-    0, B0 (2, 0, 1, 1, 0), B1 (0, 1, 1, 0), 0, 0 },
+    0, B0 (2, 0, 1, 1, 0), B1 (0, 1, 1, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
   /* the largest descriptor: strides and an FP32 table, 1,248 bytes */
   { "f32-subnormal-table-strided", SIMA_DTYPE_FLOAT32, 2, { 5, 12 }, 0,
     { -1, -1, 0, 1 }, { 1, 1, 2, 12 }, SIMA_CHANNELS_COMPACT, { 64, 4 },
-    1e-42f, 100, B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+    1e-42f, 100, B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
   { "f32-zero-point-int32-min", SIMA_DTYPE_FLOAT32, 2, { 9, 7 }, 0,
     { -1, -1, 0, 1 }, { 1, 1, 4, 7 }, SIMA_CHANNELS_PAD16, { 0 }, 1.0f,
-    INT32_MIN, B0 (2, 0, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+    INT32_MIN, B0 (2, 0, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
   { "bf16-zero-point-int32-max", SIMA_DTYPE_BFLOAT16, 2, { 9, 7 }, 0,
     { -1, -1, 0, 1 }, { 1, 1, 4, 7 }, SIMA_CHANNELS_COMPACT, { 0 }, 3.0f,
-    INT32_MAX, B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+    INT32_MAX, B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
   /* 9,600 elements: three panels of at most 4,096 on one worker */
   { "f32-three-panels", SIMA_DTYPE_FLOAT32, 3, { 3, 64, 50 }, 0,
     { -1, 0, 1, 2 }, { 1, 8, 8, 50 }, SIMA_CHANNELS_COMPACT, { 0 }, 0.01f,
-    -128, B0 (2, 1, 1, 1, 0), B1 (0, 1, 1, 0), 0, 0 },
+    -128, B0 (2, 1, 1, 1, 0), B1 (0, 1, 1, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
   /* an output 4 bytes past a 16-byte boundary: the workers' boundaries
    * sit on the aligned elements */
   { "f32-unaligned-output-3w", SIMA_DTYPE_FLOAT32, 2, { 7, 13 }, 0,
     { -1, -1, 0, 1 }, { 1, 1, 3, 13 }, SIMA_CHANNELS_COMPACT, { 0 }, 4.0f,
-    1, B0 (2, 1, 1, 3, 0), B1 (0, 1, 1, 0), 0, OUT_BUS + 4 },
+    1, B0 (2, 1, 1, 3, 0), B1 (0, 1, 1, 0), 0, OUT_BUS + 4,
+    SIMA_SCALE_MULTIPLY },
   /* the tiles of a rank-5 input with a depth axis and an outer axis */
   { "bf16-rank5-depth", SIMA_DTYPE_BFLOAT16, 5, { 2, 3, 4, 5, 6 }, 0,
     { 1, 2, 3, 4 }, { 2, 2, 2, 4 }, SIMA_CHANNELS_PAD16, { 0 }, 0.75f, 2,
-    B0 (2, 0, 1, 3, 0), B1 (0, 1, 1, 0), 0, 0 },
+    B0 (2, 0, 1, 3, 0), B1 (0, 1, 1, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
   /* the innermost logical axis is the tiles' D axis (C is axis 0): runs
    * of one byte per D plane */
   { "bf16-depth-innermost-2w", SIMA_DTYPE_BFLOAT16, 3, { 4, 5, 6 }, 0,
     { 2, -1, 1, 0 }, { 4, 1, 2, 4 }, SIMA_CHANNELS_PAD16, { 0 }, 0.5f, -2,
-    B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+    B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
   /* three elements on four workers: some get none */
   { "f32-tiny-4w", SIMA_DTYPE_FLOAT32, 1, { 3 }, 0, { -1, -1, -1, 0 },
     { 1, 1, 1, 3 }, SIMA_CHANNELS_COMPACT, { 0 }, 2.0f, 0,
-    B0 (2, 0, 1, 4, 0), B1 (0, 1, 1, 0), 0, 0 },
+    B0 (2, 0, 1, 4, 0), B1 (0, 1, 1, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
   /* five elements 4 bytes past a 16-byte boundary on four workers: a
    * boundary falls before the first aligned element */
   { "f32-tiny-unaligned-4w", SIMA_DTYPE_FLOAT32, 1, { 5 }, 0,
     { -1, -1, -1, 0 }, { 1, 1, 1, 5 }, SIMA_CHANNELS_COMPACT, { 0 }, 2.0f, 0,
-    B0 (2, 1, 1, 4, 0), B1 (0, 1, 1, 0), 0, OUT_BUS + 4 },
+    B0 (2, 1, 1, 4, 0), B1 (0, 1, 1, 0), 0, OUT_BUS + 4,
+    SIMA_SCALE_MULTIPLY },
   /* a singleton innermost axis with its own stride: one-element runs */
   { "f32-strided-singleton-inner", SIMA_DTYPE_FLOAT32, 2, { 5, 1 }, 0,
     { -1, -1, 0, 1 }, { 1, 1, 2, 1 }, SIMA_CHANNELS_COMPACT, { 8, 12 },
-    1.5f, 4, B0 (2, 0, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+    1.5f, 4, B0 (2, 0, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
   { "bf16-empty", SIMA_DTYPE_BFLOAT16, 3, { 0, 4, 3 }, 0, { -1, 0, 1, 2 },
     { 1, 2, 2, 3 }, SIMA_CHANNELS_PAD16, { 0 }, 1.0f, 0,
-    B0 (2, 0, 0, 1, 0), B1 (0, 0, 0, 0), 0, 0 },
+    B0 (2, 0, 0, 1, 0), B1 (0, 0, 0, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
   /* 16 KiB of local memory: too small for two panel slot pairs */
   { "f32-local-16k", SIMA_DTYPE_FLOAT32, 3, { 8, 16, 3 }, 0,
     { -1, 0, 1, 2 }, { 1, 4, 8, 16 }, SIMA_CHANNELS_PAD16, { 0 }, 0.5f, 3,
-    B0 (2, 0, 0, 1, 3), B1 (0, 0, 0, 0), 0, 0 },
+    B0 (2, 0, 0, 1, 3), B1 (0, 0, 0, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
+  /* the divide convention: YOLOv8n head 0's dq_scale and dq_zp on rows
+   * of its tiling (1 x W x 64), and a subnormal dq_scale whose exact table
+   * holds divide results (most of them overflow to infinity) */
+  { "f32-divide-yolov8n-head0-2w", SIMA_DTYPE_FLOAT32, 3, { 4, 20, 64 }, 0,
+    { -1, 0, 1, 2 }, { 1, 1, 20, 64 }, SIMA_CHANNELS_PAD16, { 0 },
+    (float) 11.328456438342892, -61, B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0,
+    0, SIMA_SCALE_DIVIDE },
+  { "bf16-divide-subnormal-table", SIMA_DTYPE_BFLOAT16, 1, { 256 }, 0,
+    { -1, -1, -1, 0 }, { 1, 1, 1, 64 }, SIMA_CHANNELS_COMPACT, { 0 }, 1e-39f,
+    -128, B0 (2, 0, 1, 1, 0), B1 (0, 1, 1, 0), 0, 0, SIMA_SCALE_DIVIDE },
 };
 
 /* Indices into dd_cases of the bases of the malformed seeds. */
@@ -543,6 +573,7 @@ encode_dd (const DdCase *c, SimaEv74Descriptor *d)
   req.n_outputs = 1;
   req.params.scale = c->scale;
   req.params.zero_point = c->zero_point;
+  req.params.convention = c->convention;
   st = sima_detessdequant_check_inference (&req, &plan);
   if (!sima_status_is_ok (&st))
     die (c->name, &st);
@@ -565,7 +596,7 @@ static const struct {
   const char *name;
   unsigned base;
 } dd_mutations[] = {
-  { "flags-unknown-8", DD_DENSE },
+  { "flags-unknown-16", DD_DENSE },
   { "strided-flag-without-strides", DD_DENSE },
   { "table-flag-with-bf16-table-length", DD_TABLE },
   { "strided-with-row-major-strides", DD_DENSE },
@@ -592,6 +623,8 @@ static const struct {
   { "truncated-175", DD_DENSE },
   { "version-2", DD_DENSE },
   { "route-49", DD_DENSE },
+  /* the multiply table of a subnormal scale sent as divide */
+  { "divide-flag-on-multiply-table", DD_TABLE },
   /* both valid once the target's patch bits repaired them */
   { "stale-fields-patched-by-target", DD_DENSE },
   { "subnormal-scale-table-added-by-target", DD_DENSE },
@@ -612,7 +645,7 @@ mutate_dd (unsigned m, uint8_t *b, size_t len)
   unsigned flags = sima_ev74_get_u16 (b, DDO (flags));
 
   switch (m) {
-    case 0: sima_ev74_put_u16 (b, DDO (flags), (uint16_t) (flags | 8)); break;
+    case 0: sima_ev74_put_u16 (b, DDO (flags), (uint16_t) (flags | 16)); break;
     case 1: sima_ev74_put_u16 (b, DDO (flags), (uint16_t) (flags | 1)); break;
     case 2: len = set_length (b, 176 + 512); break;   /* FP32 needs 1,024 */
     case 3: {                 /* {8,16,3} FP32 row-major: 192, 12, 4 */
@@ -672,7 +705,10 @@ mutate_dd (unsigned m, uint8_t *b, size_t len)
     case 24: len = set_length (b, 175); break;
     case 25: sima_ev74_put_u16 (b, DDO (version), 2); break;
     case 26: sima_ev74_put_u16 (b, SIMA_EV74_OFF_ROUTE, 49); break;
-    case 27:
+    case 27:                  /* the DIVIDE flag, the multiply table kept */
+      sima_ev74_put_u16 (b, DDO (flags), (uint16_t) (flags | 8));
+      break;
+    case 28:
       /* a taller image with stale spans, count, bound lengths, length
        * field and CRC */
       sima_ev74_put_i64 (b, DDO (shape), sima_ev74_get_i64 (b, DDO (shape)) + 5);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dq_divide_cases.h"
 #include "fpenv_util.h"
 #include "layout_gen.h"
 #include "oracle.h"
@@ -75,7 +76,7 @@ numerics (void)
       SimaTensorSpec o = test_spec_dense (dt, 1, &n);
       for (zi = 0; zi < 7; zi++) {
         for (si = 0; si < 6; si++) {
-          SimaDetessDequantParams p = { scales[si], zps[zi] };
+          SimaDetessDequantParams p = { scales[si], zps[zi], SIMA_SCALE_MULTIPLY };
           SimaStatus st = run (&in, q, 256, &o, out, sizeof out, p,
               (TestFpEnv) e);
           if (st.code != SIMA_OK) {
@@ -109,6 +110,114 @@ numerics (void)
   }
 }
 
+/* ---- the divide convention, every INT8 value ----------------------------- */
+
+/* Every q x dq_divide_cases.h's zero points and dq_scales x FP32/BF16,
+ * against the oracle's double division, with the table built and the
+ * output written in every FP environment. The 256 values form one run of
+ * 16-channel pixels: with the multiply convention the AVX2/NEON leaves
+ * take such runs in lanes, so this also shows divide bypasses them. Also
+ * counts the values where divide and a multiply by RNE_f32(1 / dq_scale)
+ * differ (the latter is what a user would get by precomputing a scale). */
+static void
+divide_numerics (void)
+{
+  static const int64_t n = 256;
+  static const int8_t axes[4] = { -1, -1, -1, 0 };
+  static const int64_t tile[4] = { 1, 1, 1, 16 };
+  float scales[DQ_DIVIDE_N_SCALES];
+  uint8_t q[256] __attribute__ ((aligned (16)));
+  uint32_t out[256];
+  SimaTensorSpec in = test_spec_tiled (SIMA_DTYPE_INT8, 1, &n, axes, tile,
+      SIMA_CHANNELS_COMPACT);
+  uint64_t reciprocal_differs = 0;
+  int e, d, zi, si, i;
+
+  dq_divide_scales (scales);
+  for (i = 0; i < 256; i++)
+    q[i] = (uint8_t) i;
+  for (e = 0; e < TEST_FPENV_COUNT; e++) {
+    uint64_t cases = 0, bad = 0;
+    for (d = 0; d < 2; d++) {
+      SimaDType dt = d ? SIMA_DTYPE_BFLOAT16 : SIMA_DTYPE_FLOAT32;
+      SimaTensorSpec o = test_spec_dense (dt, 1, &n);
+      for (zi = 0; zi < DQ_DIVIDE_N_ZPS; zi++) {
+        for (si = 0; si < DQ_DIVIDE_N_SCALES; si++) {
+          SimaDetessDequantParams p = { scales[si], dq_divide_zps[zi],
+            SIMA_SCALE_DIVIDE };
+          float rec = 1.0f / scales[si];   /* default environment here */
+          SimaStatus st = run (&in, q, 256, &o, out, sizeof out, p,
+              (TestFpEnv) e);
+          if (st.code != SIMA_OK) {
+            tap_diag ("execute failed: %s", st.message);
+            bad++;
+            continue;
+          }
+          for (i = 0; i < 256; i++) {
+            uint32_t got = d ? ((uint16_t *) out)[i] : out[i];
+            uint32_t want = d ? oracle_dequant_div_bf16_bits ((int8_t) i,
+                p.scale, p.zero_point) : oracle_dequant_div_f32_bits
+                ((int8_t) i, p.scale, p.zero_point);
+            cases++;
+            if (e == TEST_FPENV_DEFAULT && !d && isfinite (rec)
+                && want != oracle_dequant_f32_bits ((int8_t) i, rec,
+                    p.zero_point))
+              reciprocal_differs++;
+            if (got != want && bad++ < 8)
+              tap_diag ("divide %s q=%d zp=%ld dq_scale=%a (%s): got %#x, "
+                  "oracle %#x", sima_dtype_name (dt), (int8_t) i,
+                  (long) p.zero_point, (double) p.scale,
+                  test_fpenv_name ((TestFpEnv) e), got, want);
+          }
+        }
+      }
+    }
+    tap_ok (bad == 0 && cases == 2 * 256 * DQ_DIVIDE_N_ZPS
+        * DQ_DIVIDE_N_SCALES, "divide, every INT8 value x FP32/BF16 x %d "
+        "zero points x %d dq_scales under %s: %llu cases, %llu mismatches",
+        DQ_DIVIDE_N_ZPS, DQ_DIVIDE_N_SCALES, test_fpenv_name ((TestFpEnv) e),
+        (unsigned long long) cases, (unsigned long long) bad);
+  }
+  tap_ok (reciprocal_differs > 0, "multiplying by RNE(1/dq_scale) instead "
+      "differs in %llu FP32 results of the matrix",
+      (unsigned long long) reciprocal_differs);
+}
+
+/* The documented example (docs/detessdequant.md): YOLOv8n head 0,
+ * dq_scale 11.328456438342892 (binary32 0x1.6a82b8p+3), dq_zp -61, q = -127:
+ * d = -66; -66 / s rounds to -0x1.74ddc6p+2, -66 * RNE(1 / s) to
+ * -0x1.74ddc8p+2, one ulp away. */
+static void
+divide_example (void)
+{
+  float s = (float) 11.328456438342892, rec = 1.0f / s;
+  uint32_t div = oracle_dequant_div_f32_bits (-127, s, -61);
+  uint32_t mul = oracle_dequant_f32_bits (-127, rec, -61);
+  float dv, mv;
+
+  memcpy (&dv, &div, 4);
+  memcpy (&mv, &mul, 4);
+  tap_ok (dv == -0x1.74ddc6p+2f && mv == -0x1.74ddc8p+2f,
+      "head 0, q=-127: (q - dq_zp) / dq_scale = %a, times RNE(1/dq_scale) = "
+      "%a", (double) dv, (double) mv);
+}
+
+static void
+convention_names (void)
+{
+  SimaScaleConvention c = SIMA_SCALE_MULTIPLY;
+  int ok = sima_scale_convention_from_name ("divide", &c)
+      && c == SIMA_SCALE_DIVIDE
+      && sima_scale_convention_from_name ("multiply", &c)
+      && c == SIMA_SCALE_MULTIPLY
+      && !sima_scale_convention_from_name ("reciprocal", &c)
+      && !sima_scale_convention_from_name (NULL, &c)
+      && strcmp (sima_scale_convention_name (SIMA_SCALE_DIVIDE), "divide") == 0
+      && strcmp (sima_scale_convention_name ((SimaScaleConvention) 7),
+          "unknown") == 0;
+  tap_ok (ok, "scale convention names: multiply, divide; others unknown");
+}
+
 /* ---- layout matrices ---------------------------------------------------- */
 
 typedef struct {
@@ -124,7 +233,7 @@ unpack_case (TestRng *rng, const SimaTensorSpec *in, SimaDType out_dtype,
     GenViewKind kind, Tally *t)
 {
   SimaTensorSpec out = gen_view (rng, out_dtype, in->rank, in->shape, kind);
-  SimaDetessDequantParams p;
+  SimaDetessDequantParams p = { 0, 0, SIMA_SCALE_MULTIPLY };
   uint64_t in_bytes = oracle_required_bytes (in);
   uint64_t out_bytes = oracle_required_bytes (&out);
   TestBuffer ib = test_buffer_new ((size_t) in_bytes, 0, 0);
@@ -258,7 +367,7 @@ cblocked_example (void)
   static const int64_t shape[3] = { 2, 3, 17 };
   SimaTensorSpec in = test_spec_dense (SIMA_DTYPE_INT8, 3, shape);
   SimaTensorSpec out = test_spec_dense (SIMA_DTYPE_FLOAT32, 3, shape);
-  SimaDetessDequantParams p = { 1.0f, 0 };
+  SimaDetessDequantParams p = { 1.0f, 0, SIMA_SCALE_MULTIPLY };
   uint8_t blocks[192] __attribute__ ((aligned (16)));
   float got[102];
   int h, w, c, ok = 1;
@@ -293,7 +402,7 @@ rejections (void)
   SimaTensorSpec in = test_spec_tiled (SIMA_DTYPE_INT8, 3, shape, axes, tile,
       SIMA_CHANNELS_PAD16);
   SimaTensorSpec out = test_spec_dense (SIMA_DTYPE_FLOAT32, 3, shape);
-  SimaDetessDequantRequest req = { &in, 1, &out, 1, { 0.5f, 0 } };
+  SimaDetessDequantRequest req = { &in, 1, &out, 1, { 0.5f, 0, SIMA_SCALE_MULTIPLY } };
   SimaDetessDequantPlan plan;
   SimaA65DetessDequantPlan a65;
   uint8_t buf[256] __attribute__ ((aligned (16)));
@@ -302,6 +411,21 @@ rejections (void)
       sima_detessdequant_check_inference (&req, &plan), SIMA_OK, NULL);
   tap_ok (plan.input_bytes == 64 && plan.output_bytes == 48,
       "sizes: 4 pad16 pixels = 64 input bytes, 12 FP32 = 48 output bytes");
+
+  req.params.convention = (SimaScaleConvention) 2;
+  expect_status ("unknown scale convention",
+      sima_detessdequant_check_inference (&req, &plan),
+      SIMA_INVALID_PARAMETER, "convention is 2", NULL);
+  req.params.convention = (SimaScaleConvention) -1;
+  expect_status ("negative scale convention",
+      sima_detessdequant_check_params (&req.params),
+      SIMA_INVALID_PARAMETER, "convention is -1", NULL);
+  req.params.convention = SIMA_SCALE_DIVIDE;
+  expect_status ("divide with a zero dq_scale",
+      (req.params.scale = 0.0f, sima_detessdequant_check_params (&req.params)),
+      SIMA_INVALID_PARAMETER, "scale is 0", NULL);
+  req.params.scale = 0.5f;
+  req.params.convention = SIMA_SCALE_MULTIPLY;
 
   in.dtype = SIMA_DTYPE_INT16;
   expect_status ("INT16 input", sima_detessdequant_check_inference (&req,
@@ -404,6 +528,9 @@ int
 main (void)
 {
   numerics ();
+  divide_numerics ();
+  divide_example ();
+  convention_names ();
   cblocked_example ();
   tiled_matrix ();
   cblocked_matrix ();

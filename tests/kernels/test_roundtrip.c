@@ -75,7 +75,7 @@ main (void)
     GenTiling gt;
     SimaTensorSpec fin, tiled, fout;
     SimaQuantTessParams qp;
-    SimaDetessDequantParams dp;
+    SimaDetessDequantParams dp = { 0, 0, SIMA_SCALE_MULTIPLY };
     uint64_t n = 1, j, tile_bytes = 0;
     uint8_t *tiles = NULL;
     float *x, *y;

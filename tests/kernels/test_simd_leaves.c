@@ -308,10 +308,10 @@ sweep_unpack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
     for (k = -128; k <= 127; k++) {
       if (bf16)
         ctx.table.bf16[(uint8_t) k] = sima_dequant_bf16_bits ((int8_t) k,
-            scale_bits, zp);
+            scale_bits, zp, 0);
       else
         ctx.table.f32[(uint8_t) k] = sima_dequant_f32_bits ((int8_t) k,
-            scale_bits, zp);
+            scale_bits, zp, 0);
     }
     {
       float zf = (float) sima_round_int_to_binary32 (zp);

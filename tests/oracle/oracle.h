@@ -55,6 +55,12 @@ uint16_t oracle_bf16_from_f16_bits (uint16_t bits);
 /* DetessDequant of one INT8 value: FP32 output bits and BF16 output bits. */
 uint32_t oracle_dequant_f32_bits (int8_t q, float scale, int32_t zero_point);
 uint16_t oracle_dequant_bf16_bits (int8_t q, float scale, int32_t zero_point);
+/* The divide convention (value = (q - dq_zp) / dq_scale, the last stage
+ * RNE_f32(d / dq_scale)): a double division rounded to float. */
+uint32_t oracle_dequant_div_f32_bits (int8_t q, float dq_scale,
+                                      int32_t zero_point);
+uint16_t oracle_dequant_div_bf16_bits (int8_t q, float dq_scale,
+                                       int32_t zero_point);
 
 /* ---- layout (oracle_layout.c) ----------------------------------------- */
 
@@ -79,6 +85,11 @@ void oracle_casttess (const SimaTensorSpec *in, const void *in_data,
 void oracle_detessdequant (const SimaTensorSpec *in, const void *in_data,
                            const SimaTensorSpec *out, float scale,
                            int32_t zero_point, uint8_t *out_data);
+/* The same with the divide convention when divide != 0. */
+void oracle_detessdequant_conv (const SimaTensorSpec *in, const void *in_data,
+                                const SimaTensorSpec *out, float scale,
+                                int32_t zero_point, int divide,
+                                uint8_t *out_data);
 
 #ifdef __cplusplus
 }

@@ -410,6 +410,14 @@ oracle_detessdequant (const SimaTensorSpec *in, const void *in_data,
                       const SimaTensorSpec *out, float scale,
                       int32_t zero_point, uint8_t *out_data)
 {
+  oracle_detessdequant_conv (in, in_data, out, scale, zero_point, 0, out_data);
+}
+
+void
+oracle_detessdequant_conv (const SimaTensorSpec *in, const void *in_data,
+                           const SimaTensorSpec *out, float scale,
+                           int32_t zero_point, int divide, uint8_t *out_data)
+{
   int64_t count = element_count (in);
   int64_t coords[SIMA_MAX_RANK];
   const uint8_t *src = (const uint8_t *) in_data;
@@ -434,10 +442,12 @@ oracle_detessdequant (const SimaTensorSpec *in, const void *in_data,
                                          * defined narrowing */
     uint8_t *dst = out_data + view_offset (out, coords);
     if (out->dtype == SIMA_DTYPE_FLOAT32) {
-      uint32_t v = oracle_dequant_f32_bits (q, scale, zero_point);
+      uint32_t v = divide ? oracle_dequant_div_f32_bits (q, scale, zero_point)
+          : oracle_dequant_f32_bits (q, scale, zero_point);
       memcpy (dst, &v, sizeof v);
     } else {
-      uint16_t v = oracle_dequant_bf16_bits (q, scale, zero_point);
+      uint16_t v = divide ? oracle_dequant_div_bf16_bits (q, scale, zero_point)
+          : oracle_dequant_bf16_bits (q, scale, zero_point);
       memcpy (dst, &v, sizeof v);
     }
   }

@@ -17,6 +17,7 @@
  */
 #include "oracle.h"
 
+#include <fenv.h>
 #include <math.h>
 #include <string.h>
 
@@ -295,4 +296,48 @@ oracle_dequant_bf16_bits (int8_t q, float scale, int32_t zero_point)
   double r = decode_f32 (oracle_dequant_f32_bits (q, scale, zero_point), &nan);
 
   return round_to_bf16 (r);           /* second rounding, from the float r */
+}
+
+/* The divide convention, r = RNE_f32(d / dq_scale), by a different route
+ * than the product above: one hardware double division, then the hardware
+ * double -> float conversion, both under FE_TONEAREST (set here; the oracle
+ * must still run without FTZ/DAZ, as the header says, since the conversion
+ * of a subnormal float result would be flushed).
+ *
+ * That double rounding (first to double, then to float) is innocuous for a
+ * quotient of two binary32 values: d has at most 24 significant bits (it
+ * is a binary32 integer) and so has dq_scale, and when the intermediate
+ * precision p' satisfies p' >= 2p + 2 (here 53 >= 2*24 + 2 = 50) a quotient
+ * can never lie so close to a midpoint of the binary32 grid that rounding
+ * it to double first lands on that midpoint or across it (Figueroa, "When
+ * is double rounding innocuous?", 1995). A subnormal float result has a
+ * coarser grid, which only widens the margin; the quotient itself is never
+ * subnormal or infinite in double (|d| < 2^33, 2^-149 <= dq_scale < 2^128).
+ * d and dq_scale are decoded to double by hand as elsewhere, so DAZ could
+ * not touch them either. */
+uint32_t
+oracle_dequant_div_f32_bits (int8_t q, float dq_scale, int32_t zero_point)
+{
+  int nan, mode = fegetround ();
+  double s = decode_f32 (float_bits (dq_scale), &nan);
+  double z = rne_f32_value ((double) zero_point);
+  volatile double d = rne_f32_value ((double) q - z);
+  volatile double quotient;
+  volatile float r;
+
+  fesetround (FE_TONEAREST);
+  quotient = d / s;
+  r = (float) quotient;
+  fesetround (mode);
+  return float_bits (r);          /* q - z == 0: +0 / s is +0 */
+}
+
+uint16_t
+oracle_dequant_div_bf16_bits (int8_t q, float dq_scale, int32_t zero_point)
+{
+  int nan;
+  double r = decode_f32 (oracle_dequant_div_f32_bits (q, dq_scale,
+          zero_point), &nan);
+
+  return round_to_bf16 (r);
 }

@@ -322,6 +322,40 @@ test_dequant_hand (void)
   report ("dequant: hand-picked wide zero points, subnormal scale, overflow");
 }
 
+/* The divide convention by hand: quotients whose nearest binary32 is known
+ * (0.3f, 1/3), overflow to +-infinity by the smallest subnormal, a
+ * subnormal quotient by FLT_MAX, +0 for q == zp, and YOLOv8n head 0's
+ * documented example (dq_scale 0x1.6a82b8p+3, dq_zp -61, q -127). The
+ * expected bits came from exact rational arithmetic (Python fractions). */
+static void
+test_dequant_div_hand (void)
+{
+  static const struct {
+    int q; uint32_t scale; int32_t zp; uint32_t f32; uint16_t bf16;
+  } cases[] = {
+    { 3, 0x41200000, 0, 0x3E99999A, 0x3E9A },     /* 3 / 10 */
+    { 1, 0x40400000, 0, 0x3EAAAAAB, 0x3EAB },     /* 1 / 3 */
+    { 1, 0x00000001, 0, 0x7F800000, 0x7F80 },     /* 2^149: overflow */
+    { -1, 0x00000001, 0, 0xFF800000, 0xFF80 },
+    { 1, 0x7F7FFFFF, 0, 0x00200000, 0x0020 },     /* 2^-128: subnormal */
+    { -128, 0x7F7FFFFF, 127, 0x837F0001, 0x837F },
+    { 0, 0x3F800000, 0, 0x00000000, 0x0000 },     /* +0 */
+    { 127, 0x00700000, 126, 0x7E924925, 0x7E92 },  /* by a subnormal */
+    { -127, 0x4135415C, -61, 0xC0BA6EE3, 0xC0BA }, /* -66 / dq_scale */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    uint32_t f = oracle_dequant_div_f32_bits ((int8_t) cases[i].q,
+        float_of (cases[i].scale), cases[i].zp);
+    uint16_t b = oracle_dequant_div_bf16_bits ((int8_t) cases[i].q,
+        float_of (cases[i].scale), cases[i].zp);
+    CHECK (f == cases[i].f32, "divide case %zu: f32 0x%08x want 0x%08x", i,
+           f, cases[i].f32);
+    CHECK (b == cases[i].bf16, "divide case %zu: bf16 0x%04x want 0x%04x", i,
+           b, cases[i].bf16);
+  }
+  report ("dequant divide: hand-picked quotients, overflow, subnormal, +0");
+}
+
 /* ---- numerics: second method -------------------------------------------- */
 
 static void
@@ -859,6 +893,7 @@ main (void)
   test_quant_hand ();
   test_cast_hand ();
   test_dequant_hand ();
+  test_dequant_div_hand ();
   test_quant_vs_hardware ();
   test_cast_second_method ();
   test_dequant_vs_hardware ();

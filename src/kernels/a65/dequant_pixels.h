@@ -41,7 +41,9 @@ void sima_dequant_pixels_bf16_neon (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t rows,
     int64_t row_stride);
 
-/* The leaf for an output dtype (float32 or bfloat16) on this CPU. */
-SimaA65UnpackFn sima_dequant_pixels_select (int dtype);
+/* The leaf for an output dtype (float32 or bfloat16) on this CPU. The SIMD
+ * leaves compute the multiply stage in lanes; with lanes == 0 (the divide
+ * convention, which they do not implement) the table leaf is returned. */
+SimaA65UnpackFn sima_dequant_pixels_select (int dtype, int lanes);
 
 #endif /* SIMA_KERNELS_A65_DEQUANT_PIXELS_H */

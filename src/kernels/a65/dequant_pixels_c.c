@@ -35,15 +35,18 @@
 SIMA_DEQUANT_C_LEAF (sima_dequant_pixels_f32_c, uint32_t, sima_store_u32)
 SIMA_DEQUANT_C_LEAF (sima_dequant_pixels_bf16_c, uint16_t, sima_store_u16)
 
-/* Runtime dispatch, once per plan: later ISAs win. */
+/* Runtime dispatch, once per plan: later ISAs win, unless the plan's stages
+ * are not the ones the lanes compute (lanes == 0): then the exact table. */
 SimaA65UnpackFn
-sima_dequant_pixels_select (int dtype)
+sima_dequant_pixels_select (int dtype, int lanes)
 {
   switch (dtype) {
     case SIMA_DTYPE_FLOAT32:
-      return SIMA_LEAF_FOR_CPU (sima_dequant_pixels_f32);
+      return lanes ? SIMA_LEAF_FOR_CPU (sima_dequant_pixels_f32)
+          : sima_dequant_pixels_f32_c;
     case SIMA_DTYPE_BFLOAT16:
-      return SIMA_LEAF_FOR_CPU (sima_dequant_pixels_bf16);
+      return lanes ? SIMA_LEAF_FOR_CPU (sima_dequant_pixels_bf16)
+          : sima_dequant_pixels_bf16_c;
     default:
       return NULL;
   }

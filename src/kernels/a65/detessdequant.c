@@ -2,7 +2,9 @@
 /*
  * DetessDequant on the A65: a table of the 256 possible results, built once
  * with exact integer arithmetic, and the shared tile walk (tile_walk.c)
- * scattering each row of tile pixels into the output view.
+ * scattering each row of tile pixels into the output view. The divide
+ * convention always reads the table: the SIMD leaves compute the multiply
+ * stage in lanes, and a multiply by a reciprocal is not the division.
  */
 #include <simaai/kernels/a65/detessdequant.h>
 
@@ -19,7 +21,7 @@ sima_a65_detessdequant_prepare (const SimaDetessDequantPlan *plan,
     SimaA65DetessDequantPlan *out)
 {
   uint32_t scale_bits;
-  int q;
+  int q, divide;
 
   if (plan == NULL || out == NULL)
     return sima_status_make (SIMA_INVALID_ARGUMENT,
@@ -35,13 +37,14 @@ sima_a65_detessdequant_prepare (const SimaDetessDequantPlan *plan,
   out->shared = *plan;
   sima_tiled_walk_init (&plan->input_geometry, &plan->output_view, &out->walk);
   memcpy (&scale_bits, &plan->params.scale, sizeof scale_bits);
+  divide = plan->params.convention == SIMA_SCALE_DIVIDE;
   for (q = -128; q <= 127; q++) {
     if (plan->output.dtype == SIMA_DTYPE_FLOAT32)
       out->ctx.table.f32[(uint8_t) q] = sima_dequant_f32_bits ((int8_t) q,
-          scale_bits, plan->params.zero_point);
+          scale_bits, plan->params.zero_point, divide);
     else
       out->ctx.table.bf16[(uint8_t) q] = sima_dequant_bf16_bits ((int8_t) q,
-          scale_bits, plan->params.zero_point);
+          scale_bits, plan->params.zero_point, divide);
   }
   {
     /* an integer below 2^32 that binary32 holds: the conversion is exact */
@@ -49,7 +52,7 @@ sima_a65_detessdequant_prepare (const SimaDetessDequantPlan *plan,
     memcpy (&out->ctx.zero_point_f32_bits, &z, sizeof z);
     out->ctx.scale_bits = scale_bits;
   }
-  out->unpack = sima_dequant_pixels_select (plan->output.dtype);
+  out->unpack = sima_dequant_pixels_select (plan->output.dtype, !divide);
   return sima_status_ok ();
 }
 

@@ -9,9 +9,40 @@
 
 #include "op_common.h"
 
+const char *
+sima_scale_convention_name (SimaScaleConvention convention)
+{
+  switch (convention) {
+    case SIMA_SCALE_MULTIPLY:
+      return "multiply";
+    case SIMA_SCALE_DIVIDE:
+      return "divide";
+  }
+  return "unknown";
+}
+
+int
+sima_scale_convention_from_name (const char *name, SimaScaleConvention *out)
+{
+  int v;
+  for (v = SIMA_SCALE_MULTIPLY; v <= SIMA_SCALE_DIVIDE; v++)
+    if (name != NULL && strcmp (name,
+            sima_scale_convention_name ((SimaScaleConvention) v)) == 0) {
+      *out = (SimaScaleConvention) v;
+      return 1;
+    }
+  return 0;
+}
+
 SimaStatus
 sima_detessdequant_check_params (const SimaDetessDequantParams *params)
 {
+  /* unsigned: a negative value read from a descriptor or a cast is unknown
+   * too */
+  if ((unsigned) params->convention > SIMA_SCALE_DIVIDE)
+    return sima_status_make (SIMA_INVALID_PARAMETER,
+        "convention is %d, not a known scale convention (0 multiply, "
+        "1 divide)", (int) params->convention);
   return sima_check_positive_finite ("scale", params->scale);
 }
 

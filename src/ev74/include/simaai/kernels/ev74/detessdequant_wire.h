@@ -10,7 +10,11 @@
  *                u32 FP32 bits (+512 / +1024), present exactly when the
  *                scale is subnormal;
  *   CBLOCKED     the input is MlaCBlocked (axes, tile shape and channels
- *                must then be zero).
+ *                must then be zero);
+ *   DIVIDE       the divide convention: r = RNE_f32(d / scale) (SiMa's
+ *                dq_scale); no trailer, the device builds its table with
+ *                the divide stage (an EXACT_TABLE sent with it, for a
+ *                subnormal scale as always, holds divide results).
  * Lengths: 176, 688 (BF16 table), 1200 (FP32 table); 224, 736, 1248 with
  * strides. docs/ev74-descriptors.md has the table in prose.
  */
@@ -55,7 +59,8 @@ enum {
   SIMA_EV74_DD_FLAG_STRIDED = 1u << 0,
   SIMA_EV74_DD_FLAG_CBLOCKED = 1u << 1,
   SIMA_EV74_DD_FLAG_EXACT_TABLE = 1u << 2,
-  SIMA_EV74_DD_FLAGS_KNOWN = 7,
+  SIMA_EV74_DD_FLAG_DIVIDE = 1u << 3,
+  SIMA_EV74_DD_FLAGS_KNOWN = 15,
 };
 
 SIMA_EV74_STATIC_ASSERT (sizeof (SimaEv74DetessDequantLayout) == 176, dd_size);

@@ -7,7 +7,10 @@
  *
  *   z = round_to_nearest_even_FP32(zero_point)
  *   d = round_to_nearest_even_FP32(FP32(q) - z)
- *   r = round_to_nearest_even_FP32(d * scale)
+ *   r = round_to_nearest_even_FP32(d * scale)   (SIMA_SCALE_MULTIPLY)
+ *   r = round_to_nearest_even_FP32(d / scale)   (SIMA_SCALE_DIVIDE: SiMa's
+ *       dq_scale, value = (q - dq_zp) / dq_scale; a correctly rounded IEEE
+ *       division, never a multiply by a reciprocal)
  *   FP32 output = r,  BF16 output = round_to_nearest_even_BF16(r)
  *
  * Input padding and alignment gaps are ignored; output holes are never
@@ -27,9 +30,23 @@ extern "C" {
 
 SIMA_PUBLIC_BEGIN
 
+/* How scale enters the last stage. Zero-initialised parameters multiply, as
+ * they did before the field existed. */
+typedef enum {
+  SIMA_SCALE_MULTIPLY = 0,   /* r = RNE_f32(d * scale) */
+  SIMA_SCALE_DIVIDE = 1,     /* r = RNE_f32(d / scale) */
+} SimaScaleConvention;
+
+/* "multiply" or "divide"; "unknown" for other values. */
+const char *sima_scale_convention_name (SimaScaleConvention convention);
+/* 1 and *out set when name is one of sima_scale_convention_name's. */
+int sima_scale_convention_from_name (const char *name,
+    SimaScaleConvention *out);
+
 typedef struct {
   float scale;            /* required: finite and > 0, subnormals allowed */
   int32_t zero_point;     /* the whole int32 range, default 0 */
+  SimaScaleConvention convention;   /* default SIMA_SCALE_MULTIPLY */
 } SimaDetessDequantParams;
 
 typedef struct {
@@ -58,7 +75,7 @@ SimaStatus sima_detessdequant_check_inference (
 
 /* The parameter part of check_inference on its own: scale finite and > 0
  * (bit-based, subnormals admitted whatever the FTZ/DAZ state); every int32
- * zero point is valid. */
+ * zero point is valid; convention one of SimaScaleConvention's values. */
 SimaStatus sima_detessdequant_check_params (
     const SimaDetessDequantParams *params);
 
