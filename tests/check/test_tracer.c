@@ -652,8 +652,8 @@ swap_peer (GstPad * pad, GstPadProbeInfo * info, gpointer data)
   (void) info;
   if (swap->old != NULL)
     gst_pad_unlink (pad, swap->old);
-  g_atomic_int_set (&swap->done,
-      gst_pad_link (pad, swap->new) == GST_PAD_LINK_OK ? 1 : -1);
+  g_atomic_int_set (&swap->done, swap->new == NULL
+      || gst_pad_link (pad, swap->new) == GST_PAD_LINK_OK ? 1 : -1);
   return GST_PAD_PROBE_REMOVE;
 }
 
@@ -729,6 +729,21 @@ GST_START_TEST (test_converters_replaced_while_flowing)
     sink = s;
     g_usleep (5000);            /* some buffers go through */
     g_free (name);
+  }
+  /* the last one leaves the same way before the pipeline stops: shutting
+   * down with the tee still pushing into it raced with its pad's
+   * deactivation inside GStreamer ("data flow before stream-start") */
+  {
+    Swap last = { gst_element_get_static_pad (converter, "sink"), NULL, 0 };
+    guint k;
+
+    gst_pad_add_probe (tee_src, GST_PAD_PROBE_TYPE_IDLE, swap_peer, &last,
+        NULL);
+    for (k = 0; g_atomic_int_get (&last.done) == 0 && k < 5000; k++)
+      g_usleep (1000);
+    fail_unless_equals_int (g_atomic_int_get (&last.done), 1);
+    gst_object_unref (last.old);
+    retire (pipeline, converter, sink);
   }
   error = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
   gst_element_set_state (pipeline, GST_STATE_NULL);
