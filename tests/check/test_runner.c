@@ -240,55 +240,85 @@ note_gone (gpointer data, G_GNUC_UNUSED GstMiniObject * obj)
   g_atomic_int_set ((gint *) data, 1);
 }
 
-/* A flush interrupts a wait within a slice; the job keeps its buffers
- * after the flush and lets go of them as soon as the device retires it. */
-GST_START_TEST (test_flush_during_hang)
+/* A run on a device that hangs 1.5 s, flushed 200 ms in: what both hang
+ * tests start from. The caller's references on the buffers are dropped;
+ * in_gone / out_gone turn 1 when the buffers are freed. */
+typedef struct
+{
+  RunArgs a;
+  gint in_gone, out_gone;
+} HungRun;
+
+static void
+start_flushed_hang (HungRun * h, const gchar * spec, guint64 seed)
 {
   Plan p;
   SimaTensorSpec in_spec = check_spec (IN_CAPS);
   GstBuffer *content = check_tensor_buffer (&in_spec,
-      check_required_bytes (&in_spec), SIMA_PATTERN_RANDOM, 3);
-  RunArgs a;
+      check_required_bytes (&in_spec), SIMA_PATTERN_RANDOM, seed);
   GThread *t;
-  gint in_gone = 0, out_gone = 0;
-  gint64 t0;
 
   make_plan (&p);
-  a.runner = runner_on ("emulator:workers=1,fault=hang,hang-ms=1500", &p);
-  a.in = fd_buffer (content, p.in_bytes, 0);
-  a.out = fd_buffer (NULL, p.out_bytes, 0);
-  gst_mini_object_weak_ref (GST_MINI_OBJECT (a.in), note_gone, &in_gone);
-  gst_mini_object_weak_ref (GST_MINI_OBJECT (a.out), note_gone, &out_gone);
-  t = g_thread_new ("run", run_thread, &a);
+  h->in_gone = h->out_gone = 0;
+  h->a.runner = runner_on (spec, &p);
+  h->a.in = fd_buffer (content, p.in_bytes, 0);
+  h->a.out = fd_buffer (NULL, p.out_bytes, 0);
+  gst_buffer_unref (content);
+  gst_mini_object_weak_ref (GST_MINI_OBJECT (h->a.in), note_gone,
+      &h->in_gone);
+  gst_mini_object_weak_ref (GST_MINI_OBJECT (h->a.out), note_gone,
+      &h->out_gone);
+  t = g_thread_new ("run", run_thread, &h->a);
   g_usleep (200 * 1000);
-  gst_sima_ev74_runner_set_flushing (a.runner, TRUE);
+  gst_sima_ev74_runner_set_flushing (h->a.runner, TRUE);
   g_thread_join (t);
-  fail_unless_equals_int (a.result, GST_SIMA_RUN_FLUSHING);
-  fail_unless (a.took_us < 600 * 1000, "the flush took %" G_GINT64_FORMAT
-      " us to interrupt the wait", a.took_us);
-  fail_unless_equals_int (gst_sima_ev74_runner_pending (a.runner), 1);
+  fail_unless_equals_int (h->a.result, GST_SIMA_RUN_FLUSHING);
+}
+
+static gboolean
+buffers_gone (HungRun * h)
+{
+  return g_atomic_int_get (&h->in_gone) && g_atomic_int_get (&h->out_gone);
+}
+
+static gboolean
+buffers_gone_within (HungRun * h, gint64 us)
+{
+  gint64 t0 = g_get_monotonic_time ();
+
+  while (!buffers_gone (h) && g_get_monotonic_time () - t0 < us)
+    g_usleep (10 * 1000);
+  return buffers_gone (h);
+}
+
+/* A flush interrupts a wait within a slice; the job keeps its buffers
+ * after the flush and lets go of them as soon as the device retires it. */
+GST_START_TEST (test_flush_during_hang)
+{
+  HungRun h;
+
+  start_flushed_hang (&h, "emulator:workers=1,fault=hang,hang-ms=1500", 3);
+  fail_unless (h.a.took_us < 600 * 1000, "the flush took %" G_GINT64_FORMAT
+      " us to interrupt the wait", h.a.took_us);
+  fail_unless_equals_int (gst_sima_ev74_runner_pending (h.a.runner), 1);
   /* while flushing, a new run does not even start */
   {
     GstSimaRunStats stats;
     SimaStatus st;
-    fail_unless_equals_int (gst_sima_ev74_runner_run (a.runner, a.in, a.out,
-            1000, &stats, &st), GST_SIMA_RUN_FLUSHING);
+    fail_unless_equals_int (gst_sima_ev74_runner_run (h.a.runner, h.a.in,
+            h.a.out, 1000, &stats, &st), GST_SIMA_RUN_FLUSHING);
   }
-  gst_buffer_unref (a.in);
-  gst_buffer_unref (a.out);
-  fail_if (g_atomic_int_get (&in_gone) || g_atomic_int_get (&out_gone),
+  gst_buffer_unref (h.a.in);
+  gst_buffer_unref (h.a.out);
+  fail_if (g_atomic_int_get (&h.in_gone) || g_atomic_int_get (&h.out_gone),
       "a buffer the device still uses was freed");
   /* the hang ends about 1.3 s from now: the buffers go then, with no
    * further run() and the runner still alive (a streaming thread may be
    * waiting for exactly those buffers to come back to their pool) */
-  for (t0 = g_get_monotonic_time (); g_get_monotonic_time () - t0 < 10000000
-      && !(g_atomic_int_get (&in_gone) && g_atomic_int_get (&out_gone));)
-    g_usleep (10 * 1000);
-  fail_unless (g_atomic_int_get (&in_gone) && g_atomic_int_get (&out_gone),
+  fail_unless (buffers_gone_within (&h, 10 * G_USEC_PER_SEC),
       "the buffers were not released when the job retired");
-  fail_unless_equals_int (gst_sima_ev74_runner_pending (a.runner), 0);
-  gst_sima_ev74_runner_free (a.runner);
-  gst_buffer_unref (content);
+  fail_unless_equals_int (gst_sima_ev74_runner_pending (h.a.runner), 0);
+  gst_sima_ev74_runner_free (h.a.runner);
 }
 
 GST_END_TEST;
@@ -297,42 +327,22 @@ GST_END_TEST;
  * the job's buffers stay until it retires. */
 GST_START_TEST (test_free_during_hang)
 {
-  Plan p;
-  SimaTensorSpec in_spec = check_spec (IN_CAPS);
-  GstBuffer *content = check_tensor_buffer (&in_spec,
-      check_required_bytes (&in_spec), SIMA_PATTERN_RANDOM, 4);
-  RunArgs a;
-  GThread *t;
-  gint in_gone = 0, out_gone = 0;
+  HungRun h;
   gint64 t0, freed_us;
 
-  make_plan (&p);
-  a.runner = runner_on ("emulator:workers=1,fault=hang,hang-ms=1500,"
-      "local-kib=63", &p);
-  a.in = fd_buffer (content, p.in_bytes, 0);
-  a.out = fd_buffer (NULL, p.out_bytes, 0);
-  gst_mini_object_weak_ref (GST_MINI_OBJECT (a.in), note_gone, &in_gone);
-  gst_mini_object_weak_ref (GST_MINI_OBJECT (a.out), note_gone, &out_gone);
-  t = g_thread_new ("run", run_thread, &a);
-  g_usleep (200 * 1000);
-  gst_sima_ev74_runner_set_flushing (a.runner, TRUE);
-  g_thread_join (t);
-  fail_unless_equals_int (a.result, GST_SIMA_RUN_FLUSHING);
-  gst_buffer_unref (a.in);
-  gst_buffer_unref (a.out);
+  start_flushed_hang (&h, "emulator:workers=1,fault=hang,hang-ms=1500,"
+      "local-kib=63", 4);
+  gst_buffer_unref (h.a.in);
+  gst_buffer_unref (h.a.out);
   t0 = g_get_monotonic_time ();
-  gst_sima_ev74_runner_free (a.runner);
+  gst_sima_ev74_runner_free (h.a.runner);
   freed_us = g_get_monotonic_time () - t0;
   fail_unless (freed_us < 100 * 1000, "freeing waited %" G_GINT64_FORMAT
       " us for the device", freed_us);
-  fail_if (g_atomic_int_get (&in_gone) || g_atomic_int_get (&out_gone),
+  fail_if (g_atomic_int_get (&h.in_gone) || g_atomic_int_get (&h.out_gone),
       "freeing the runner freed a buffer the device still uses");
-  for (t0 = g_get_monotonic_time (); g_get_monotonic_time () - t0 < 10000000
-      && !(g_atomic_int_get (&in_gone) && g_atomic_int_get (&out_gone));)
-    g_usleep (10 * 1000);
-  fail_unless (g_atomic_int_get (&in_gone) && g_atomic_int_get (&out_gone),
+  fail_unless (buffers_gone_within (&h, 10 * G_USEC_PER_SEC),
       "the buffers were never released after the job retired");
-  gst_buffer_unref (content);
 }
 
 GST_END_TEST;
