@@ -743,8 +743,10 @@ run_ev74 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf,
   GST_OBJECT_UNLOCK (self);
   result = gst_sima_ev74_runner_run (priv->runner, inbuf, outbuf, timeout_ms,
       &stats, &st);
-  count (self, &priv->copies, stats.copies);
-  count (self, &priv->imports, stats.imports);
+  GST_OBJECT_LOCK (self);       /* both counters, one lock per buffer */
+  priv->copies += stats.copies;
+  priv->imports += stats.imports;
+  GST_OBJECT_UNLOCK (self);
   *process_ns = stats.device_ns;
   switch (result) {
     case GST_SIMA_RUN_OK:
