@@ -54,6 +54,8 @@ enum {
   SIMA_EV74_ROUTE_QUANTTESS = 49,       /* 0x31 */
   SIMA_EV74_ROUTE_DETESSDEQUANT = 50,
   SIMA_EV74_ROUTE_CASTTESS = 51,
+  /* 52 is reserved for DetessCast */
+  SIMA_EV74_ROUTE_TENSOR_SET = 53,     /* a container of the above */
 };
 
 /* The capability each route is registered as: the names the host asks for
@@ -63,6 +65,7 @@ enum {
 #define SIMA_EV74_DETESSDEQUANT_CAPABILITY \
   "simaai_kernels_ev74_detessdequant_v1"
 #define SIMA_EV74_CASTTESS_CAPABILITY "simaai_kernels_ev74_casttess_v1"
+#define SIMA_EV74_TENSOR_SET_CAPABILITY "simaai_kernels_ev74_tensor_set_v1"
 
 #define SIMA_EV74_APERTURE_LIMIT UINT64_C (0x100000000)  /* 32-bit bus */
 

@@ -38,6 +38,26 @@ SimaStatus sima_a65_quanttess_execute (const SimaA65QuantTessPlan *plan,
     const SimaConstHostBuffer *in, size_t n_in,
     const SimaHostBuffer *out, size_t n_out);
 
+/* A set: one A65 plan per member and the members' offsets. prepare() runs
+ * the single-member prepare on each. execute() checks both buffers against
+ * the set's capacities, their alignment and that they do not overlap, and
+ * every member's placement, before writing anything; then converts member
+ * after member, each exactly as the single-member execute would. */
+typedef struct {
+  size_t n_members;
+  SimaA65QuantTessPlan members[SIMA_TENSOR_SET_MAX_MEMBERS];
+  uint64_t input_offset[SIMA_TENSOR_SET_MAX_MEMBERS];
+  uint64_t output_offset[SIMA_TENSOR_SET_MAX_MEMBERS];
+  uint64_t input_bytes;
+  uint64_t output_bytes;
+} SimaA65QuantTessSetPlan;
+
+SimaStatus sima_a65_quanttess_set_prepare (const SimaQuantTessSetPlan *plan,
+    SimaA65QuantTessSetPlan *out);
+
+SimaStatus sima_a65_quanttess_set_execute (const SimaA65QuantTessSetPlan *plan,
+    const SimaConstHostBuffer *in, const SimaHostBuffer *out);
+
 SIMA_PUBLIC_END
 
 #ifdef __cplusplus

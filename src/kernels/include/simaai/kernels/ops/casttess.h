@@ -20,6 +20,7 @@
 
 #include <simaai/kernels/layout.h>
 #include <simaai/kernels/status.h>
+#include <simaai/kernels/tensor_set.h>
 #include <simaai/kernels/types.h>
 #include <simaai/kernels/visibility.h>
 
@@ -48,6 +49,27 @@ typedef struct {
 
 SimaStatus sima_casttess_check_inference (const SimaCastTessRequest *request,
     SimaCastTessPlan *out);
+
+/* ---- tensor sets (simaai/kernels/tensor_set.h) -------------------------
+ * Member i of the input set becomes member i of the BF16 mla-tiled output
+ * set; rules as for sima_detessdequant_set_check_inference (no params). */
+typedef struct {
+  const SimaTensorSet *input;
+  const SimaTensorSet *output;
+} SimaCastTessSetRequest;
+
+typedef struct {
+  size_t n_members;
+  SimaCastTessPlan members[SIMA_TENSOR_SET_MAX_MEMBERS];
+  SimaTensorSetLayout input_layout;
+  SimaTensorSetLayout output_layout;
+  uint64_t element_count;
+  uint64_t input_bytes;
+  uint64_t output_bytes;
+} SimaCastTessSetPlan;
+
+SimaStatus sima_casttess_set_check_inference (
+    const SimaCastTessSetRequest *request, SimaCastTessSetPlan *out);
 
 SIMA_PUBLIC_END
 

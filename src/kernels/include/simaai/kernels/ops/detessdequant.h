@@ -21,6 +21,7 @@
 
 #include <simaai/kernels/layout.h>
 #include <simaai/kernels/status.h>
+#include <simaai/kernels/tensor_set.h>
 #include <simaai/kernels/types.h>
 #include <simaai/kernels/visibility.h>
 
@@ -78,6 +79,33 @@ SimaStatus sima_detessdequant_check_inference (
  * zero point is valid; convention one of SimaScaleConvention's values. */
 SimaStatus sima_detessdequant_check_params (
     const SimaDetessDequantParams *params);
+
+/* ---- tensor sets (simaai/kernels/tensor_set.h) -------------------------
+ * Member i of the input set (INT8 mla-tiled / mla-cblocked) becomes member
+ * i of the output set (FP32 / BF16, contiguous / strided) with params[i].
+ * Both sets must have the same number of members and n_params must equal
+ * it; each member pair is admitted exactly as check_inference admits a
+ * single tensor (messages prefixed "member I: "); each set is checked with
+ * sima_tensor_set_check. */
+typedef struct {
+  const SimaTensorSet *input;
+  const SimaTensorSet *output;
+  const SimaDetessDequantParams *params;  /* n_params entries */
+  size_t n_params;
+} SimaDetessDequantSetRequest;
+
+typedef struct {
+  size_t n_members;
+  SimaDetessDequantPlan members[SIMA_TENSOR_SET_MAX_MEMBERS];
+  SimaTensorSetLayout input_layout;
+  SimaTensorSetLayout output_layout;
+  uint64_t element_count;   /* sum over members */
+  uint64_t input_bytes;     /* input_layout.capacity */
+  uint64_t output_bytes;    /* output_layout.capacity */
+} SimaDetessDequantSetPlan;
+
+SimaStatus sima_detessdequant_set_check_inference (
+    const SimaDetessDequantSetRequest *request, SimaDetessDequantSetPlan *out);
 
 SIMA_PUBLIC_END
 

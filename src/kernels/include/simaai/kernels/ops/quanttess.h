@@ -17,6 +17,7 @@
 
 #include <simaai/kernels/layout.h>
 #include <simaai/kernels/status.h>
+#include <simaai/kernels/tensor_set.h>
 #include <simaai/kernels/types.h>
 #include <simaai/kernels/visibility.h>
 
@@ -76,6 +77,30 @@ SimaStatus sima_quanttess_check_params (const SimaQuantTessParams *params);
  * multiplier split into an integer significand and a power of two, so that
  * the product with a decoded input is an exact integer operation. Every
  * backend derives it with sima_quanttess_numerics(). */
+/* ---- tensor sets (simaai/kernels/tensor_set.h) -------------------------
+ * Member i of the input set (FP32/FP16/BF16 contiguous / strided) becomes
+ * member i of the output set (INT8 mla-tiled) with params[i]; rules as for
+ * sima_detessdequant_set_check_inference. */
+typedef struct {
+  const SimaTensorSet *input;
+  const SimaTensorSet *output;
+  const SimaQuantTessParams *params;      /* n_params entries */
+  size_t n_params;
+} SimaQuantTessSetRequest;
+
+typedef struct {
+  size_t n_members;
+  SimaQuantTessPlan members[SIMA_TENSOR_SET_MAX_MEMBERS];
+  SimaTensorSetLayout input_layout;
+  SimaTensorSetLayout output_layout;
+  uint64_t element_count;
+  uint64_t input_bytes;
+  uint64_t output_bytes;
+} SimaQuantTessSetPlan;
+
+SimaStatus sima_quanttess_set_check_inference (
+    const SimaQuantTessSetRequest *request, SimaQuantTessSetPlan *out);
+
 typedef struct {
   uint32_t multiplier_significand;  /* multiplier = significand * 2^exponent */
   int32_t multiplier_exponent;
