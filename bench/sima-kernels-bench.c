@@ -10,6 +10,11 @@
  *   xnnpack  XNNPACK's flat f32 -> qs8 conversion of the same elements (no
  *            tiling; built when libxnnpack-dev is there)
  *
+ * The set case (detessdequant/yolov8n_six_heads) times instead one
+ * sima_a65_detessdequant_set_execute over the six YOLOv8n heads against
+ * six single-member executes of the same heads, and reports their ratio
+ * (set_over_singles: 1.00 means the set costs nothing extra).
+ *
  * Medians and minima over the rounds; one machine-readable line per case:
  *
  *   RESULT op=quanttess case=rgb224_pad16 ours_us=.. floor_us=.. ...
@@ -48,7 +53,9 @@
 typedef struct Case Case;
 typedef void (*RunFn) (Case *c);
 
-typedef enum { OP_QUANT, OP_CAST, OP_DETESS } Op;
+typedef enum { OP_QUANT, OP_CAST, OP_DETESS, OP_DETESS_SET } Op;
+
+enum { YOLO_HEADS = 6 };
 
 struct Case {
   const char *op, *name;
@@ -63,6 +70,10 @@ struct Case {
   SimaA65QuantTessPlan quant[2];        /* [0] ours, [1] scalar */
   SimaA65CastTessPlan cast[2];
   SimaA65DetessDequantPlan detess[2];
+  /* OP_DETESS_SET: the set plan and each head's single plan (heap: the
+   * set plan is tens of KiB) */
+  SimaA65DetessDequantSetPlan *set;
+  SimaA65DetessDequantPlan *heads;
   uint64_t in_bytes, out_bytes;
   uint8_t *in, *out;
   float multiplier;
@@ -118,6 +129,40 @@ static void
 run_scalar (Case *c)
 {
   run_plan (c, 1);
+}
+
+/* The set case: one call for the six heads ... */
+static void
+run_set (Case *c)
+{
+  SimaConstHostBuffer ib = { c->in, c->in_bytes };
+  SimaHostBuffer ob = { c->out, c->out_bytes };
+  SimaStatus st = sima_a65_detessdequant_set_execute (c->set, &ib, &ob);
+
+  if (st.code != SIMA_OK) {
+    fprintf (stderr, "%s: %s\n", c->name, st.message);
+    exit (1);
+  }
+}
+
+/* ... against one call per head on its sub-buffers, as a caller without
+ * sets would do. */
+static void
+run_singles (Case *c)
+{
+  size_t i;
+
+  for (i = 0; i < YOLO_HEADS; i++) {
+    uint64_t io = c->set->input_offset[i], oo = c->set->output_offset[i];
+    SimaConstHostBuffer ib = { c->in + io, c->in_bytes - io };
+    SimaHostBuffer ob = { c->out + oo, c->out_bytes - oo };
+    SimaStatus st = sima_a65_detessdequant_execute (&c->heads[i], &ib, 1,
+        &ob, 1);
+    if (st.code != SIMA_OK) {
+      fprintf (stderr, "%s head %zu: %s\n", c->name, i, st.message);
+      exit (1);
+    }
+  }
 }
 
 /* Every input byte read (summed in 64-bit words, which compilers
@@ -271,12 +316,78 @@ specs (const Case *c, SimaTensorSpec *dense, SimaTensorSpec *tiled)
     c->channels };
 }
 
+/* The YOLOv8n detection heads as the MLA writes them: INT8 pad16, channels
+ * last, tiles of one row (1 x W x C), back to back in one buffer; FP32
+ * contiguous outputs packed back to back; SiMa's per-head dq_scale
+ * (divide convention) and zero points. */
+static void
+setup_set (Case *c)
+{
+  static const int64_t hw[YOLO_HEADS] = { 80, 40, 20, 80, 40, 20 };
+  static const int64_t ch[YOLO_HEADS] = { 64, 64, 64, 80, 80, 80 };
+  static const float scales[YOLO_HEADS] = { 11.328456438342892f,
+    13.655735144659944f, 14.041570531577957f, 9.636191223407769f,
+    6.634204286335957f, 5.471951716200586f };
+  static const int32_t zps[YOLO_HEADS] = { -61, -56, -43, 127, 117, 113 };
+  SimaTensorSpec in[YOLO_HEADS], out[YOLO_HEADS];
+  SimaDetessDequantParams params[YOLO_HEADS];
+  SimaTensorSet *sets = calloc (2, sizeof *sets);
+  SimaDetessDequantSetPlan *plan = calloc (1, sizeof *plan);
+  SimaDetessDequantSetRequest req;
+  size_t i;
+
+  c->set = calloc (1, sizeof *c->set);
+  c->heads = calloc (YOLO_HEADS, sizeof *c->heads);
+  if (sets == NULL || plan == NULL || c->set == NULL || c->heads == NULL)
+    exit (1);
+  for (i = 0; i < YOLO_HEADS; i++) {
+    memset (&in[i], 0, sizeof in[i]);
+    in[i].rank = 3;
+    in[i].shape[0] = in[i].shape[1] = hw[i];
+    in[i].shape[2] = ch[i];
+    in[i].dtype = SIMA_DTYPE_INT8;
+    out[i] = in[i];
+    out[i].dtype = SIMA_DTYPE_FLOAT32;
+    out[i].layout = SIMA_LAYOUT_CONTIGUOUS;
+    in[i].layout = SIMA_LAYOUT_MLA_TILED;
+    in[i].tiled = (SimaMlaTiled) { {-1, 0, 1, 2}, {1, 1, hw[i], ch[i]},
+      SIMA_CHANNELS_PAD16 };
+    params[i] = (SimaDetessDequantParams) { scales[i], zps[i],
+      SIMA_SCALE_DIVIDE };
+  }
+  fail_status (c, sima_tensor_set_pack (in, YOLO_HEADS, 0, "input",
+          &sets[0]));
+  fail_status (c, sima_tensor_set_pack (out, YOLO_HEADS, 0, "output",
+          &sets[1]));
+  req = (SimaDetessDequantSetRequest) { &sets[0], &sets[1], params,
+    YOLO_HEADS };
+  fail_status (c, sima_detessdequant_set_check_inference (&req, plan));
+  fail_status (c, sima_a65_detessdequant_set_prepare (plan, c->set));
+  for (i = 0; i < YOLO_HEADS; i++)
+    fail_status (c, sima_a65_detessdequant_prepare (&plan->members[i],
+            &c->heads[i]));
+  c->in_bytes = plan->input_bytes;
+  c->out_bytes = plan->output_bytes;
+  c->in = aligned_alloc (64, (size_t) c->in_bytes + 64);
+  c->out = aligned_alloc (64, (size_t) c->out_bytes + 64);
+  if (c->in == NULL || c->out == NULL)
+    exit (1);
+  for (i = 0; i < c->in_bytes; i++)
+    c->in[i] = (uint8_t) (i * 2654435761u >> 13);
+  free (sets);
+  free (plan);
+}
+
 static void
 setup (Case *c)
 {
   SimaTensorSpec dense, tiled;
   size_t i;
 
+  if (c->kind == OP_DETESS_SET) {
+    setup_set (c);
+    return;
+  }
   specs (c, &dense, &tiled);
   c->multiplier = 64.0f;
   c->zero_point = 3;
@@ -372,14 +483,74 @@ compare_double (const void *a, const void *b)
 
 static int ours_only;
 
+/* Runs the n variants interleaved, round after round (so that frequency and
+ * cache drifts hit all alike), after one warm-up call each; prints and
+ * returns their medians and minima. */
+static void
+time_variants (Case *c, int n, const char *const *names, const RunFn *fns,
+    int rounds, double *med, double *min)
+{
+  double *times[MAX_VARIANTS];
+  int r, v;
+
+  for (v = 0; v < n; v++) {
+    times[v] = calloc ((size_t) rounds, sizeof (double));
+    fns[v] (c);                 /* warm caches and pages */
+  }
+  for (r = 0; r < rounds; r++)
+    for (v = 0; v < n; v++) {
+      double t0 = now_us ();
+      fns[v] (c);
+      times[v][r] = now_us () - t0;
+    }
+  for (v = 0; v < n; v++) {
+    qsort (times[v], (size_t) rounds, sizeof (double), compare_double);
+    med[v] = times[v][rounds / 2];
+    min[v] = times[v][0];
+    printf ("  %-8s median %10.1f us  min %10.1f us\n", names[v], med[v],
+        min[v]);
+    free (times[v]);
+  }
+}
+
+/* The set case: the set call, the six single calls, the floor. */
+static void
+measure_set (Case *c, int rounds)
+{
+  static const char *const names[3] = { "set", "singles", "floor" };
+  static const RunFn fns[3] = { run_set, run_singles, run_floor };
+  double med[3], min[3];
+  int r;
+
+  if (ours_only) {
+    for (r = 0; r < rounds; r++)
+      run_set (c);
+    printf ("%s %s: set only, %d rounds\n", c->op, c->name, rounds);
+    return;
+  }
+  printf ("%s %s (six heads, INT8 pad16 1xWxC tiles -> FP32, divide, "
+      "%llu -> %llu bytes): one set call vs six single calls\n", c->op,
+      c->name, (unsigned long long) c->in_bytes,
+      (unsigned long long) c->out_bytes);
+  time_variants (c, 3, names, fns, rounds, med, min);
+  printf ("RESULT op=%s case=%s set_us=%.1f singles_us=%.1f floor_us=%.1f "
+      "set_over_singles=%.3f set_min_over_singles_min=%.3f "
+      "ratio_floor=%.2f\n", c->op, c->name, med[0], med[1], med[2],
+      med[0] / med[1], min[0] / min[1], med[0] / med[2]);
+}
+
 static void
 measure (Case *c, int rounds)
 {
   const char *names[MAX_VARIANTS];
   RunFn fns[MAX_VARIANTS];
-  double *times[MAX_VARIANTS], med[MAX_VARIANTS], min[MAX_VARIANTS];
-  int n = 0, r, v;
+  double med[MAX_VARIANTS], min[MAX_VARIANTS];
+  int n = 0, r;
 
+  if (c->kind == OP_DETESS_SET) {
+    measure_set (c, rounds);
+    return;
+  }
   names[n] = "ours", fns[n++] = run_ours;
   if (ours_only) {
     for (r = 0; r < rounds; r++)
@@ -395,28 +566,11 @@ measure (Case *c, int rounds)
   if (c->xnnpack)
     names[n] = "xnnpack", fns[n++] = run_xnnpack;
 #endif
-  for (v = 0; v < n; v++) {
-    times[v] = calloc ((size_t) rounds, sizeof (double));
-    fns[v] (c);                 /* warm caches and pages */
-  }
-  for (r = 0; r < rounds; r++)
-    for (v = 0; v < n; v++) {
-      double t0 = now_us ();
-      fns[v] (c);
-      times[v][r] = now_us () - t0;
-    }
   printf ("%s %s (%lldx%lldx%lld, %s, %s):\n", c->op, c->name,
       (long long) c->h, (long long) c->w, (long long) c->ch,
       sima_dtype_name ((SimaDType) c->dtype),
       c->channels == SIMA_CHANNELS_PAD16 ? "pad16" : "compact");
-  for (v = 0; v < n; v++) {
-    qsort (times[v], (size_t) rounds, sizeof (double), compare_double);
-    med[v] = times[v][rounds / 2];
-    min[v] = times[v][0];
-    printf ("  %-8s median %10.1f us  min %10.1f us\n", names[v], med[v],
-        min[v]);
-    free (times[v]);
-  }
+  time_variants (c, n, names, fns, rounds, med, min);
   printf ("RESULT op=%s case=%s ours_us=%.1f scalar_us=%.1f floor_us=%.1f",
       c->op, c->name, med[0], med[1], med[2]);
   if (c->naive)
@@ -481,6 +635,10 @@ main (int argc, char **argv)
         SIMA_CHANNELS_COMPACT, 0),
     DETESS ("c64_56_compact_bf16", SIMA_DTYPE_BFLOAT16, 56, 56, 64,
         SIMA_CHANNELS_COMPACT, 0),
+    /* one set call vs six single calls; h x w x ch: the heads' elements */
+    {.op = "detessdequant", .name = "yolov8n_six_heads",
+      .kind = OP_DETESS_SET, .dtype = SIMA_DTYPE_FLOAT32, .h = 1,
+      .w = 1209600, .ch = 1, .channels = SIMA_CHANNELS_PAD16},
 #undef QUANT
 #undef CAST
 #undef DETESS
@@ -510,13 +668,17 @@ main (int argc, char **argv)
     if (only != NULL && strstr (full, only) == NULL)
       continue;
     setup (c);
-    measure (c, quick ? 3 : ours_only ? (big ? 300 : 30000) : big ? 31 : 301);
+    /* the set case compares two near-equal times: more rounds */
+    measure (c, quick ? 3 : ours_only ? (big ? 300 : 30000)
+        : c->kind == OP_DETESS_SET ? 201 : big ? 31 : 301);
 #ifdef SIMA_BENCH_XNNPACK
     if (c->xnn != NULL)
       xnn_delete_operator (c->xnn);
 #endif
     free (c->in);
     free (c->out);
+    free (c->set);
+    free (c->heads);
   }
 #ifdef SIMA_BENCH_XNNPACK
   xnn_deinitialize ();

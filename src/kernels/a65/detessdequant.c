@@ -14,6 +14,7 @@
 #include "../numerics/dequant_exact.h"
 #include "../ops/op_common.h"
 #include "dequant_pixels.h"
+#include "set_execute.h"
 #include "tile_walk.h"
 
 SimaStatus
@@ -80,4 +81,72 @@ sima_a65_detessdequant_execute (const SimaA65DetessDequantPlan *plan,
     sima_fp_leave (&fp);
   }
   return st;
+}
+
+/* ---- tensor sets (set_execute.c does the work) --------------------------- */
+
+static SimaStatus
+prepare_member (const void *plan, void *out)
+{
+  return sima_a65_detessdequant_prepare (plan, out);
+}
+
+static void
+member_needs (const void *member, SimaA65SetMemberNeeds *out)
+{
+  const SimaA65DetessDequantPlan *m = member;
+
+  out->prepared = m->unpack != NULL;
+  out->element_count = m->shared.element_count;
+  out->input_bytes = m->shared.input_bytes;
+  out->output_bytes = m->shared.output_bytes;
+  out->input_alignment = SIMA_TILED_ALIGNMENT;
+  out->output_alignment = m->shared.output_view.scalar_bytes;
+}
+
+static SimaStatus
+run_member (const void *member, const SimaConstHostBuffer *in,
+    const SimaHostBuffer *out)
+{
+  return sima_a65_detessdequant_execute (member, in, 1, out, 1);
+}
+
+SimaStatus
+sima_a65_detessdequant_set_prepare (const SimaDetessDequantSetPlan *plan,
+    SimaA65DetessDequantSetPlan *out)
+{
+  SimaStatus st;
+
+  if (plan == NULL || out == NULL)
+    return sima_status_make (SIMA_INVALID_ARGUMENT,
+        "DetessDequant A65 set prepare: %s is NULL", plan == NULL ? "plan"
+        : "out");
+  memset (out, 0, sizeof *out);
+  st = sima_a65_set_prepare ("DetessDequant", plan->n_members, plan->members,
+      sizeof plan->members[0], out->members, sizeof out->members[0],
+      prepare_member, &plan->input_layout, &plan->output_layout,
+      out->input_offset, out->output_offset);
+  if (!sima_status_is_ok (&st)) {
+    memset (out, 0, sizeof *out);
+    return st;
+  }
+  out->n_members = plan->n_members;
+  out->input_bytes = plan->input_bytes;
+  out->output_bytes = plan->output_bytes;
+  return st;
+}
+
+SimaStatus
+sima_a65_detessdequant_set_execute (const SimaA65DetessDequantSetPlan *plan,
+    const SimaConstHostBuffer *in, const SimaHostBuffer *out)
+{
+  SimaA65SetExecution x;
+
+  if (plan == NULL)
+    return sima_status_make (SIMA_INVALID_ARGUMENT,
+        "DetessDequant A65 set execute: plan is NULL");
+  x = (SimaA65SetExecution) { "DetessDequant", plan->n_members, plan->members,
+    sizeof plan->members[0], plan->input_offset, plan->output_offset,
+    plan->input_bytes, plan->output_bytes, member_needs, run_member };
+  return sima_a65_set_execute (&x, in, out);
 }

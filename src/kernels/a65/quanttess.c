@@ -10,6 +10,7 @@
 #include "../cpu/cpu.h"
 #include "../ops/op_common.h"
 #include "quant_pixels.h"
+#include "set_execute.h"
 #include "tile_walk.h"
 
 SimaStatus
@@ -58,4 +59,72 @@ sima_a65_quanttess_execute (const SimaA65QuantTessPlan *plan,
     sima_fp_leave (&fp);
   }
   return st;
+}
+
+/* ---- tensor sets (set_execute.c does the work) --------------------------- */
+
+static SimaStatus
+prepare_member (const void *plan, void *out)
+{
+  return sima_a65_quanttess_prepare (plan, out);
+}
+
+static void
+member_needs (const void *member, SimaA65SetMemberNeeds *out)
+{
+  const SimaA65QuantTessPlan *m = member;
+
+  out->prepared = m->pack != NULL;
+  out->element_count = m->shared.element_count;
+  out->input_bytes = m->shared.input_bytes;
+  out->output_bytes = m->shared.output_bytes;
+  out->input_alignment = m->shared.input_view.scalar_bytes;
+  out->output_alignment = SIMA_TILED_ALIGNMENT;
+}
+
+static SimaStatus
+run_member (const void *member, const SimaConstHostBuffer *in,
+    const SimaHostBuffer *out)
+{
+  return sima_a65_quanttess_execute (member, in, 1, out, 1);
+}
+
+SimaStatus
+sima_a65_quanttess_set_prepare (const SimaQuantTessSetPlan *plan,
+    SimaA65QuantTessSetPlan *out)
+{
+  SimaStatus st;
+
+  if (plan == NULL || out == NULL)
+    return sima_status_make (SIMA_INVALID_ARGUMENT,
+        "QuantTess A65 set prepare: %s is NULL", plan == NULL ? "plan"
+        : "out");
+  memset (out, 0, sizeof *out);
+  st = sima_a65_set_prepare ("QuantTess", plan->n_members, plan->members,
+      sizeof plan->members[0], out->members, sizeof out->members[0],
+      prepare_member, &plan->input_layout, &plan->output_layout,
+      out->input_offset, out->output_offset);
+  if (!sima_status_is_ok (&st)) {
+    memset (out, 0, sizeof *out);
+    return st;
+  }
+  out->n_members = plan->n_members;
+  out->input_bytes = plan->input_bytes;
+  out->output_bytes = plan->output_bytes;
+  return st;
+}
+
+SimaStatus
+sima_a65_quanttess_set_execute (const SimaA65QuantTessSetPlan *plan,
+    const SimaConstHostBuffer *in, const SimaHostBuffer *out)
+{
+  SimaA65SetExecution x;
+
+  if (plan == NULL)
+    return sima_status_make (SIMA_INVALID_ARGUMENT,
+        "QuantTess A65 set execute: plan is NULL");
+  x = (SimaA65SetExecution) { "QuantTess", plan->n_members, plan->members,
+    sizeof plan->members[0], plan->input_offset, plan->output_offset,
+    plan->input_bytes, plan->output_bytes, member_needs, run_member };
+  return sima_a65_set_execute (&x, in, out);
 }

@@ -49,3 +49,44 @@ sima_casttess_check_inference (const SimaCastTessRequest *request,
   plan->output_bytes = plan->output_geometry.total_bytes;
   return sima_status_ok ();
 }
+
+/* ---- tensor sets -------------------------------------------------------- */
+
+static SimaStatus
+admit_member (const SimaTensorSpec *input, const SimaTensorSpec *output,
+    const void *params, void *plan, uint64_t *element_count)
+{
+  SimaCastTessRequest r = { input, 1, output, 1 };
+  SimaCastTessPlan *p = plan;
+  SimaStatus st = sima_casttess_check_inference (&r, p);
+
+  (void) params;                /* CastTess has none */
+  *element_count = p->element_count;
+  return st;
+}
+
+SimaStatus
+sima_casttess_set_check_inference (const SimaCastTessSetRequest *request,
+    SimaCastTessSetPlan *plan)
+{
+  SimaSetAdmission a;
+  SimaStatus st;
+
+  if (request == NULL || plan == NULL)
+    return sima_status_make (SIMA_INVALID_ARGUMENT,
+        "CastTess set check_inference: %s is NULL",
+        request == NULL ? "request" : "plan");
+  memset (plan, 0, sizeof *plan);
+  a = (SimaSetAdmission) { "CastTess", request->input, request->output,
+    NULL, 0, 0, admit_member, plan->members, sizeof plan->members[0] };
+  st = sima_check_set_inference (&a, &plan->input_layout,
+      &plan->output_layout, &plan->element_count);
+  if (!sima_status_is_ok (&st)) {
+    memset (plan, 0, sizeof *plan);
+    return st;
+  }
+  plan->n_members = plan->input_layout.n_members;
+  plan->input_bytes = plan->input_layout.capacity;
+  plan->output_bytes = plan->output_layout.capacity;
+  return st;
+}

@@ -96,3 +96,45 @@ sima_detessdequant_check_inference (const SimaDetessDequantRequest *request,
   plan->output_bytes = plan->output_view.required_bytes;
   return sima_status_ok ();
 }
+
+/* ---- tensor sets -------------------------------------------------------- */
+
+static SimaStatus
+admit_member (const SimaTensorSpec *input, const SimaTensorSpec *output,
+    const void *params, void *plan, uint64_t *element_count)
+{
+  SimaDetessDequantRequest r = { input, 1, output, 1,
+    *(const SimaDetessDequantParams *) params };
+  SimaDetessDequantPlan *p = plan;
+  SimaStatus st = sima_detessdequant_check_inference (&r, p);
+
+  *element_count = p->element_count;
+  return st;
+}
+
+SimaStatus
+sima_detessdequant_set_check_inference (
+    const SimaDetessDequantSetRequest *request, SimaDetessDequantSetPlan *plan)
+{
+  SimaSetAdmission a;
+  SimaStatus st;
+
+  if (request == NULL || plan == NULL)
+    return sima_status_make (SIMA_INVALID_ARGUMENT,
+        "DetessDequant set check_inference: %s is NULL",
+        request == NULL ? "request" : "plan");
+  memset (plan, 0, sizeof *plan);
+  a = (SimaSetAdmission) { "DetessDequant", request->input, request->output,
+    request->params, sizeof *request->params, request->n_params,
+    admit_member, plan->members, sizeof plan->members[0] };
+  st = sima_check_set_inference (&a, &plan->input_layout,
+      &plan->output_layout, &plan->element_count);
+  if (!sima_status_is_ok (&st)) {
+    memset (plan, 0, sizeof *plan);
+    return st;
+  }
+  plan->n_members = plan->input_layout.n_members;
+  plan->input_bytes = plan->input_layout.capacity;
+  plan->output_bytes = plan->output_layout.capacity;
+  return st;
+}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "op_common.h"
 
+#include "../checked.h"
 #include "../numerics/float_bits.h"
 
 #include <string.h>
@@ -121,37 +122,39 @@ sima_check_same_shape (const SimaTensorSpec *in, const SimaTensorSpec *out)
   return sima_status_ok ();
 }
 
-typedef struct {
-  const char *role;
-  uintptr_t address;
-  uint64_t capacity;
-  uint64_t required;
-  int alignment;
-} BufferUse;
-
-static SimaStatus
-check_buffer (const char *op, const BufferUse *b)
+SimaStatus
+sima_check_host_range (const char *op, const char *role, const void *data,
+    uint64_t capacity, uint64_t required, int alignment)
 {
-  if (b->required == 0)
+  uintptr_t address = (uintptr_t) data;
+
+  if (required == 0)
     return sima_status_ok ();  /* empty tensors permit NULL views */
-  if (b->address == 0)
+  if (address == 0)
     return sima_status_make (SIMA_NULL_BUFFER,
-        "%s %s buffer is NULL but %llu bytes are required", op, b->role,
-        (unsigned long long) b->required);
-  if (b->capacity < b->required)
+        "%s %s buffer is NULL but %llu bytes are required", op, role,
+        (unsigned long long) required);
+  if (capacity < required)
     return sima_status_make (SIMA_CAPACITY_TOO_SMALL,
-        "%s %s capacity is %llu bytes, %llu required", op, b->role,
-        (unsigned long long) b->capacity, (unsigned long long) b->required);
-  if (b->address % (uintptr_t) b->alignment != 0)
+        "%s %s capacity is %llu bytes, %llu required", op, role,
+        (unsigned long long) capacity, (unsigned long long) required);
+  if (address % (uintptr_t) alignment != 0)
     return sima_status_make (SIMA_MISALIGNED_BUFFER,
-        "%s %s address %#llx is not %d-byte aligned", op, b->role,
-        (unsigned long long) b->address, b->alignment);
-  if (b->required - 1 > (uint64_t) (UINTPTR_MAX - b->address))
+        "%s %s address %#llx is not %d-byte aligned", op, role,
+        (unsigned long long) address, alignment);
+  if (required - 1 > (uint64_t) (UINTPTR_MAX - address))
     return sima_status_make (SIMA_ADDRESS_OVERFLOW,
         "%s %s range of %llu bytes at %#llx wraps the address space", op,
-        b->role, (unsigned long long) b->required,
-        (unsigned long long) b->address);
+        role, (unsigned long long) required, (unsigned long long) address);
   return sima_status_ok ();
+}
+
+int
+sima_ranges_overlap (uintptr_t a, uint64_t n, uintptr_t b, uint64_t m)
+{
+  /* they overlap iff the later one starts before the earlier one ends;
+   * differences avoid computing an end that could be exactly 2^64 */
+  return n > 0 && m > 0 && (a >= b ? a - b < m : b - a < n);
 }
 
 SimaStatus
@@ -160,7 +163,6 @@ sima_check_host_buffers (const char *op,
     int in_alignment, const SimaHostBuffer *out, size_t n_out,
     uint64_t out_required, int out_alignment)
 {
-  BufferUse bi, bo;
   SimaStatus st;
 
   if (n_in != 1 || n_out != 1 || in == NULL || out == NULL)
@@ -168,24 +170,84 @@ sima_check_host_buffers (const char *op,
         "%s execute takes 1 input and 1 output buffer, got %zu%s and %zu%s",
         op, n_in, in == NULL ? " (NULL array)" : "", n_out,
         out == NULL ? " (NULL array)" : "");
-  bi = (BufferUse) { "input", (uintptr_t) in->data, in->capacity,
-    in_required, in_alignment };
-  bo = (BufferUse) { "output", (uintptr_t) out->data, out->capacity,
-    out_required, out_alignment };
-  st = check_buffer (op, &bi);
+  st = sima_check_host_range (op, "input", in->data, in->capacity,
+      in_required, in_alignment);
   if (sima_status_is_ok (&st))
-    st = check_buffer (op, &bo);
+    st = sima_check_host_range (op, "output", out->data, out->capacity,
+        out_required, out_alignment);
   if (!sima_status_is_ok (&st))
     return st;
-  /* [a, a+n) and [b, b+m) overlap iff the later one starts before the
-   * earlier one ends; differences avoid computing an end that could be
-   * exactly 2^64. */
-  if (bi.required > 0 && bo.required > 0
-      && (bi.address >= bo.address ? bi.address - bo.address < bo.required
-          : bo.address - bi.address < bi.required))
+  if (sima_ranges_overlap ((uintptr_t) in->data, in_required,
+          (uintptr_t) out->data, out_required))
     return sima_status_make (SIMA_OVERLAPPING_BUFFERS,
         "%s input [%#llx, +%llu) and output [%#llx, +%llu) overlap", op,
-        (unsigned long long) bi.address, (unsigned long long) bi.required,
-        (unsigned long long) bo.address, (unsigned long long) bo.required);
+        (unsigned long long) (uintptr_t) in->data,
+        (unsigned long long) in_required,
+        (unsigned long long) (uintptr_t) out->data,
+        (unsigned long long) out_required);
   return sima_status_ok ();
+}
+
+/* ---- tensor sets -------------------------------------------------------- */
+
+/* "member I: <the single admission's message>", truncated to fit. By
+ * value: the caller assigns the result to the status it passes. */
+static SimaStatus
+member_status (size_t i, SimaStatus st)
+{
+  return sima_status_make (st.code, "member %zu: %s", i, st.message);
+}
+
+SimaStatus
+sima_check_set_inference (const SimaSetAdmission *a,
+    SimaTensorSetLayout *input_layout, SimaTensorSetLayout *output_layout,
+    uint64_t *element_count)
+{
+  SimaStatus st;
+  uint64_t total = 0;
+  size_t i, n;
+
+  memset (input_layout, 0, sizeof *input_layout);
+  memset (output_layout, 0, sizeof *output_layout);
+  *element_count = 0;
+  if (a->input == NULL || a->output == NULL)
+    return sima_status_make (SIMA_INVALID_ARGUMENT,
+        "%s set request: %s set is NULL", a->op,
+        a->input == NULL ? "input" : "output");
+  n = a->input->n_members;
+  if (a->output->n_members != n)
+    return sima_status_make (SIMA_INVALID_ARITY,
+        "%s: input set has %zu members, output set %zu", a->op, n,
+        a->output->n_members);
+  if (a->params_size > 0 && a->n_params != n)
+    return sima_status_make (SIMA_INVALID_ARITY,
+        "%s: the sets have %zu members but %zu params are given", a->op, n,
+        a->n_params);
+  if (a->params_size > 0 && a->params == NULL)
+    return sima_status_make (SIMA_INVALID_ARGUMENT,
+        "%s set request: params is NULL", a->op);
+  st = sima_tensor_set_check (a->input, "input", input_layout);
+  if (sima_status_is_ok (&st))
+    st = sima_tensor_set_check (a->output, "output", output_layout);
+  for (i = 0; sima_status_is_ok (&st) && i < n; i++) {
+    const void *params = a->params_size > 0
+        ? (const char *) a->params + i * a->params_size : NULL;
+    uint64_t count = 0;
+    st = a->admit (&a->input->members[i].spec, &a->output->members[i].spec,
+        params, (char *) a->members + i * a->member_size, &count);
+    /* a one-member set is a single tensor: the single admission's words */
+    if (!sima_status_is_ok (&st) && n > 1)
+      st = member_status (i, st);
+    else if (sima_checked_add (total, count, &total))
+      st = sima_status_make (SIMA_SIZE_OVERFLOW,
+          "%s: the element count of members 0..%zu exceeds 2^63 - 1", a->op,
+          i);
+  }
+  if (!sima_status_is_ok (&st)) {
+    memset (input_layout, 0, sizeof *input_layout);
+    memset (output_layout, 0, sizeof *output_layout);
+    return st;
+  }
+  *element_count = total;
+  return st;
 }

@@ -8,6 +8,7 @@
 #define SIMA_KERNELS_OP_COMMON_H
 
 #include <simaai/kernels/layout.h>
+#include <simaai/kernels/tensor_set.h>
 
 /* Sets of dtypes and of layouts, as bit masks of 1 << value. */
 #define SIMA_OP_BIT(v) (1u << (unsigned) (v))
@@ -41,5 +42,45 @@ SimaStatus sima_check_host_buffers (const char *op,
     const SimaConstHostBuffer *in, size_t n_in, uint64_t in_required,
     int in_alignment, const SimaHostBuffer *out, size_t n_out,
     uint64_t out_required, int out_alignment);
+
+/* One buffer of an execute call: NULL only when nothing is required,
+ * capacity, `alignment` of its address (1: none) and no wrap-around of
+ * [data, data + required). The message starts "<op> <role>". */
+SimaStatus sima_check_host_range (const char *op, const char *role,
+    const void *data, uint64_t capacity, uint64_t required, int alignment);
+
+/* 1 when [a, a + n) and [b, b + m) share a byte (n, m > 0 and neither range
+ * wraps). */
+int sima_ranges_overlap (uintptr_t a, uint64_t n, uintptr_t b, uint64_t m);
+
+/* ---- tensor sets ---------------------------------------------------------
+ * The part of the three *_set_check_inference that does not depend on the
+ * op, written once. `admit` is the op's single check_inference on one
+ * member pair (params: the member's entry, NULL for an op without
+ * parameters); it fills the member's plan and its element count. */
+typedef SimaStatus (*SimaSetMemberAdmit) (const SimaTensorSpec *input,
+    const SimaTensorSpec *output, const void *params, void *plan,
+    uint64_t *element_count);
+
+typedef struct {
+  const char *op;               /* "DetessDequant" */
+  const SimaTensorSet *input;
+  const SimaTensorSet *output;
+  const void *params;           /* n_params entries of params_size bytes */
+  size_t params_size;           /* 0: the op takes no parameters */
+  size_t n_params;
+  SimaSetMemberAdmit admit;
+  void *members;                /* the plan's members[] */
+  size_t member_size;
+} SimaSetAdmission;
+
+/* In order: both sets present; same member count ("input set has 6
+ * members, output set 5"); n_params equal to it; each set through
+ * sima_tensor_set_check; each member pair through `admit` (messages
+ * prefixed "member I: "); the element counts summed, checked. On success
+ * fills the two layouts and the sum; on failure leaves them zero. */
+SimaStatus sima_check_set_inference (const SimaSetAdmission *a,
+    SimaTensorSetLayout *input_layout, SimaTensorSetLayout *output_layout,
+    uint64_t *element_count);
 
 #endif /* SIMA_KERNELS_OP_COMMON_H */

@@ -77,6 +77,19 @@ SimaStatus sima_quanttess_check_params (const SimaQuantTessParams *params);
  * multiplier split into an integer significand and a power of two, so that
  * the product with a decoded input is an exact integer operation. Every
  * backend derives it with sima_quanttess_numerics(). */
+typedef struct {
+  uint32_t multiplier_significand;  /* multiplier = significand * 2^exponent */
+  int32_t multiplier_exponent;
+  uint32_t multiplier_bits;         /* the binary32 itself, for SIMD leaves
+                                     * that multiply in hardware */
+  int32_t zero_point;
+  SimaRounding rounding;
+} SimaQuantNumerics;
+
+/* For admitted parameters (multiplier finite and > 0). */
+void sima_quanttess_numerics (const SimaQuantTessParams *params,
+    SimaQuantNumerics *out);
+
 /* ---- tensor sets (simaai/kernels/tensor_set.h) -------------------------
  * Member i of the input set (FP32/FP16/BF16 contiguous / strided) becomes
  * member i of the output set (INT8 mla-tiled) with params[i]; rules as for
@@ -100,19 +113,6 @@ typedef struct {
 
 SimaStatus sima_quanttess_set_check_inference (
     const SimaQuantTessSetRequest *request, SimaQuantTessSetPlan *out);
-
-typedef struct {
-  uint32_t multiplier_significand;  /* multiplier = significand * 2^exponent */
-  int32_t multiplier_exponent;
-  uint32_t multiplier_bits;         /* the binary32 itself, for SIMD leaves
-                                     * that multiply in hardware */
-  int32_t zero_point;
-  SimaRounding rounding;
-} SimaQuantNumerics;
-
-/* For admitted parameters (multiplier finite and > 0). */
-void sima_quanttess_numerics (const SimaQuantTessParams *params,
-    SimaQuantNumerics *out);
 
 SIMA_PUBLIC_END
 
