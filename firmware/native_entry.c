@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The firmware's native entry: common header checks, then the operation
- * the route names. Routes without a registered operation are rejected.
+ * the route names (route 53: a container of the others, run as one job).
+ * Routes without a registered operation are rejected.
  */
 #include "native_entry.h"
 
@@ -10,6 +11,7 @@
 #include "descriptor_check.h"
 #include "detessdequant_fw.h"
 #include "pack_fw.h"
+#include "tensor_set_fw.h"
 
 /* The names come from wire.h, which the host includes too: one spelling of
  * each capability for both sides of the boundary. */
@@ -17,6 +19,8 @@ const SimaFwCapability simafw_capabilities[] = {
   { SIMA_EV74_ROUTE_QUANTTESS, SIMA_EV74_QUANTTESS_CAPABILITY },
   { SIMA_EV74_ROUTE_DETESSDEQUANT, SIMA_EV74_DETESSDEQUANT_CAPABILITY },
   { SIMA_EV74_ROUTE_CASTTESS, SIMA_EV74_CASTTESS_CAPABILITY },
+  /* a container of the three above (tensor_set_desc.c) */
+  { SIMA_EV74_ROUTE_TENSOR_SET, SIMA_EV74_TENSOR_SET_CAPABILITY },
 };
 const unsigned simafw_capability_count =
     sizeof simafw_capabilities / sizeof simafw_capabilities[0];
@@ -47,6 +51,8 @@ simafw_native_entry (SimaFwHal *hal, const uint8_t *d, uint32_t length)
       return sima_status_is_ok (&st) ? simafw_detessdequant_run (hal, &job)
           : st;
     }
+    case SIMA_EV74_ROUTE_TENSOR_SET:
+      return simafw_tensor_set_run (hal, d, length);
     default:
       return sima_status_make (SIMA_CAPABILITY_MISSING,
           "no operation is registered for descriptor route %u",

@@ -36,6 +36,11 @@ typedef struct {
   /* `bytes` of this worker's local memory, 64-byte aligned, valid until
    * the entry returns; NULL when the local budget is exhausted. */
   uint8_t *(*scratch) (SimaFwHal *hal, uint32_t bytes);
+  /* Gives back every scratch allocation of this entry call, so the next
+   * one starts from an empty local memory: a tensor-set job runs its
+   * members one after the other, each with its own slots. Only with no
+   * transfer pending into or out of the memory given back. */
+  void (*scratch_reset) (SimaFwHal *hal);
 } SimaFwHalOps;
 
 struct SimaFwHal {

@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "codec_private.h"
 #include "numerics/dequant_exact.h"
 
 #define OFF(field) SIMA_EV74_DD_OFF (field)
@@ -18,17 +19,24 @@ SimaStatus
 sima_ev74_detessdequant_encode_relocatable (const SimaDetessDequantPlan *plan,
     SimaEv74Descriptor *desc)
 {
-  const SimaTensorSpec *in, *out;
-  unsigned flags = 0, scalar;
-  int divide;
-  uint32_t scale_bits, table_at;
-  uint8_t *b;
-  int i;
-
   if (plan == NULL || desc == NULL)
     return sima_status_make (SIMA_INVALID_ARGUMENT,
         "DetessDequant EV74 encode: %s is NULL",
         plan == NULL ? "plan" : "desc");
+  return sima_ev74_finish_encode (sima_ev74_detessdequant_encode_into (plan,
+      desc->bytes, &desc->length), desc);
+}
+
+SimaStatus
+sima_ev74_detessdequant_encode_into (const SimaDetessDequantPlan *plan,
+    uint8_t *b, uint32_t *length)
+{
+  const SimaTensorSpec *in, *out;
+  unsigned flags = 0, scalar;
+  int divide;
+  uint32_t scale_bits, table_at, len;
+  int i;
+
   if (plan->input_bytes > UINT32_MAX || plan->output_bytes > UINT32_MAX)
     return sima_status_make (SIMA_NOT_REPRESENTABLE,
         "DetessDequant %s span is %llu bytes; the EV74 aperture addresses at "
@@ -50,12 +58,11 @@ sima_ev74_detessdequant_encode_relocatable (const SimaDetessDequantPlan *plan,
   if (divide)
     flags |= SIMA_EV74_DD_FLAG_DIVIDE;
 
-  memset (desc, 0, sizeof *desc);
-  desc->length = sima_ev74_detessdequant_length (flags, scalar);
-  b = desc->bytes;
+  len = sima_ev74_detessdequant_length (flags, scalar);
+  memset (b, 0, len);
   sima_ev74_put_u32 (b, OFF (magic), SIMA_EV74_MAGIC);
   sima_ev74_put_u16 (b, OFF (version), SIMA_EV74_DETESSDEQUANT_VERSION);
-  sima_ev74_put_u16 (b, OFF (length), (uint16_t) desc->length);
+  sima_ev74_put_u16 (b, OFF (length), (uint16_t) len);
   sima_ev74_put_u16 (b, OFF (route), SIMA_EV74_ROUTE_DETESSDEQUANT);
   sima_ev74_put_u16 (b, OFF (flags), (uint16_t) flags);
   sima_ev74_put_u64 (b, OFF (input_span), plan->input_bytes);
@@ -91,6 +98,7 @@ sima_ev74_detessdequant_encode_relocatable (const SimaDetessDequantPlan *plan,
             sima_dequant_bf16_bits (q, scale_bits, plan->params.zero_point, divide));
     }
   }
-  sima_ev74_put_u32 (b, OFF (crc), sima_ev74_descriptor_crc (b, desc->length));
+  sima_ev74_put_u32 (b, OFF (crc), sima_ev74_descriptor_crc (b, len));
+  *length = len;
   return sima_status_ok ();
 }

@@ -54,7 +54,11 @@ struct SimaEv74Job {
   int refs;                       /* caller + device, under job->lock */
   int retired;
   SimaStatus status;
-  SimaEv74Descriptor desc;
+  /* a copy of exactly the submitted bytes: a SimaEv74Descriptor is 20 KiB
+   * since containers exist, most jobs use 232, and an exact-size copy lets
+   * ASan see a firmware read past the descriptor */
+  uint8_t *desc;
+  uint32_t desc_length;
   SimaEv74Region **regions;
   SimaHostRegion *map;
   size_t n_regions;

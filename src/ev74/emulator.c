@@ -17,9 +17,11 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include <simaai/kernels/ev74/tensor_set_wire.h>
 #include <simaai/kernels/ev74/wire.h>
 
 #include "../../firmware/native_entry.h"
+#include "codec_private.h"
 
 /* The emulator maps regions into the upper half of the 32-bit bus that
  * descriptors can address (wire.h's limit): a 2 GiB aperture. */
@@ -444,6 +446,7 @@ job_unref (SimaEv74Job *job)
   pthread_cond_destroy (&job->cond);
   free (job->regions);
   free (job->map);
+  free (job->desc);
   free (job);
 }
 
@@ -483,8 +486,8 @@ run_part (SimaEv74Device *dev, SimaEv74Job *job, uint32_t part,
   if (job->faulty && c->fault == SIMA_EMU_FAULT_DMA_ERROR)
     hal.fail_after = c->fault_after_commands >= 0 ? c->fault_after_commands
         : 0;
-  job->part_status[part] = simafw_native_entry (&hal.hal, job->desc.bytes,
-      job->desc.length);
+  job->part_status[part] = simafw_native_entry (&hal.hal, job->desc,
+      job->desc_length);
   job->part_stats[part] = hal.stats;
   job->part_pending[part] = sima_host_hal_finish (&hal);
 }
@@ -669,9 +672,9 @@ sima_ev74_submit (SimaEv74Device *dev, const SimaEv74Descriptor *desc,
     SimaEv74Region *const *regions, size_t n_regions, SimaEv74Job **out)
 {
   SimaEv74Job *job;
-  uint16_t route;
-  int offered;
-  size_t i;
+  uint16_t route, member_routes[SIMA_EV74_TENSOR_SET_MAX_MEMBERS];
+  size_t i, n_members = 0;
+  int offered, missing_member = -1;
 
   if (dev == NULL || desc == NULL || out == NULL
       || (n_regions > 0 && regions == NULL)
@@ -685,20 +688,36 @@ sima_ev74_submit (SimaEv74Device *dev, const SimaEv74Descriptor *desc,
           "EV74 submit: region %zu was not imported into device '%s'", i,
           dev->spec);
   route = sima_ev74_descriptor_route (desc);
+  /* a set job runs its members' operations too: the device must offer
+   * each of them as well as the container */
+  if (route == SIMA_EV74_ROUTE_TENSOR_SET)
+    n_members = sima_ev74_tensor_set_member_routes (desc->bytes,
+        desc->length, member_routes);
   pthread_mutex_lock (&dev->lock);
   offered = sima_emu_has_capability (&dev->config, route, NULL);
+  for (i = 0; i < n_members && offered; i++)
+    if (!sima_emu_has_capability (&dev->config, member_routes[i], NULL))
+      missing_member = (int) i;
   pthread_mutex_unlock (&dev->lock);
   if (!offered)   /* fail closed even for callers that skipped the probe */
     return sima_status_make (SIMA_CAPABILITY_MISSING,
         "EV74 device '%s' has no capability for route %u", dev->spec,
         (unsigned) route);
+  if (missing_member >= 0)
+    return sima_status_make (SIMA_CAPABILITY_MISSING,
+        "EV74 device '%s' has no capability for route %u (member %d of a "
+        "tensor set)", dev->spec, (unsigned) member_routes[missing_member],
+        missing_member);
 
   job = calloc (1, sizeof *job);
-  if (job == NULL || (n_regions > 0
+  if (job == NULL
+      || (job->desc = malloc (desc->length > 0 ? desc->length : 1)) == NULL
+      || (n_regions > 0
           && ((job->regions = calloc (n_regions, sizeof *job->regions)) == NULL
               || (job->map = calloc (n_regions, sizeof *job->map)) == NULL))) {
     if (job != NULL) {
       free (job->regions);
+      free (job->desc);
       free (job);
     }
     return sima_status_make (SIMA_OUT_OF_RESOURCES, "EV74 submit: no memory");
@@ -706,13 +725,15 @@ sima_ev74_submit (SimaEv74Device *dev, const SimaEv74Descriptor *desc,
   if (cond_init (&job->cond) != 0) {
     free (job->map);
     free (job->regions);
+    free (job->desc);
     free (job);
     return sima_status_make (SIMA_OUT_OF_RESOURCES,
         "EV74 submit: cannot create a monotonic condition variable");
   }
   pthread_mutex_init (&job->lock, NULL);
   job->refs = 2;                /* caller and device */
-  job->desc = *desc;
+  memcpy (job->desc, desc->bytes, desc->length);
+  job->desc_length = desc->length;
   job->n_regions = n_regions;
   for (i = 0; i < n_regions; i++) {
     job->regions[i] = sima_ev74_region_ref (regions[i]);

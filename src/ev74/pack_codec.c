@@ -11,6 +11,8 @@
 
 #include <string.h>
 
+#include "codec_private.h"
+
 #define OFF(field) SIMA_EV74_PACK_OFF (field)
 
 /* What both descriptors carry: the dense input, the tiled output, spans. */
@@ -22,11 +24,11 @@ typedef struct {
   uint64_t input_bytes, output_bytes, element_count;
 } PackFields;
 
+/* Writes the 232 bytes at b (nothing else), CRC not yet sealed. */
 static SimaStatus
-encode_pack (const PackFields *f, SimaEv74Descriptor *desc)
+encode_pack (const PackFields *f, uint8_t *b)
 {
   const SimaTensorSpec *in = f->input;
-  uint8_t *b;
   int i;
 
   /* the device addresses 32 bits: a span must fit before any binding */
@@ -36,9 +38,7 @@ encode_pack (const PackFields *f, SimaEv74Descriptor *desc)
         f->op, f->input_bytes > UINT32_MAX ? "input" : "output",
         (unsigned long long) (f->input_bytes > UINT32_MAX ? f->input_bytes
             : f->output_bytes), (unsigned long) UINT32_MAX);
-  memset (desc, 0, sizeof *desc);
-  desc->length = SIMA_EV74_PACK_BYTES;
-  b = desc->bytes;
+  memset (b, 0, SIMA_EV74_PACK_BYTES);
   sima_ev74_put_u32 (b, OFF (magic), SIMA_EV74_MAGIC);
   sima_ev74_put_u16 (b, OFF (version), 1);
   sima_ev74_put_u16 (b, OFF (length), SIMA_EV74_PACK_BYTES);
@@ -68,53 +68,71 @@ encode_pack (const PackFields *f, SimaEv74Descriptor *desc)
 }
 
 static void
-seal (SimaEv74Descriptor *desc)
+seal (uint8_t *b)
 {
-  sima_ev74_put_u32 (desc->bytes, OFF (crc),
-      sima_ev74_descriptor_crc (desc->bytes, desc->length));
+  sima_ev74_put_u32 (b, OFF (crc),
+      sima_ev74_descriptor_crc (b, SIMA_EV74_PACK_BYTES));
+}
+
+SimaStatus
+sima_ev74_quanttess_encode_into (const SimaQuantTessPlan *plan, uint8_t *b,
+    uint32_t *length)
+{
+  PackFields f;
+  SimaStatus st;
+  uint32_t mbits;
+
+  f = (PackFields) { "QuantTess", SIMA_EV74_ROUTE_QUANTTESS, &plan->input,
+    &plan->output, plan->input_bytes, plan->output_bytes,
+    plan->element_count };
+  st = encode_pack (&f, b);
+  if (!sima_status_is_ok (&st))
+    return st;
+  sima_ev74_put_u8 (b, OFF (rounding), (uint8_t) plan->params.rounding);
+  sima_ev74_put_u32 (b, OFF (zero_point), (uint32_t) plan->params.zero_point);
+  memcpy (&mbits, &plan->params.multiplier, sizeof mbits);
+  sima_ev74_put_u32 (b, OFF (multiplier_bits), mbits);
+  seal (b);
+  *length = SIMA_EV74_PACK_BYTES;
+  return st;
+}
+
+SimaStatus
+sima_ev74_casttess_encode_into (const SimaCastTessPlan *plan, uint8_t *b,
+    uint32_t *length)
+{
+  PackFields f;
+  SimaStatus st;
+
+  f = (PackFields) { "CastTess", SIMA_EV74_ROUTE_CASTTESS, &plan->input,
+    &plan->output, plan->input_bytes, plan->output_bytes,
+    plan->element_count };
+  st = encode_pack (&f, b);
+  if (!sima_status_is_ok (&st))
+    return st;
+  seal (b);
+  *length = SIMA_EV74_PACK_BYTES;
+  return st;
 }
 
 SimaStatus
 sima_ev74_quanttess_encode_relocatable (const SimaQuantTessPlan *plan,
     SimaEv74Descriptor *desc)
 {
-  PackFields f;
-  SimaStatus st;
-  uint32_t mbits;
-
   if (plan == NULL || desc == NULL)
     return sima_status_make (SIMA_INVALID_ARGUMENT,
         "QuantTess EV74 encode: %s is NULL", plan == NULL ? "plan" : "desc");
-  f = (PackFields) { "QuantTess", SIMA_EV74_ROUTE_QUANTTESS, &plan->input,
-    &plan->output, plan->input_bytes, plan->output_bytes,
-    plan->element_count };
-  st = encode_pack (&f, desc);
-  if (!sima_status_is_ok (&st))
-    return st;
-  sima_ev74_put_u8 (desc->bytes, OFF (rounding), (uint8_t) plan->params.rounding);
-  sima_ev74_put_u32 (desc->bytes, OFF (zero_point),
-      (uint32_t) plan->params.zero_point);
-  memcpy (&mbits, &plan->params.multiplier, sizeof mbits);
-  sima_ev74_put_u32 (desc->bytes, OFF (multiplier_bits), mbits);
-  seal (desc);
-  return st;
+  return sima_ev74_finish_encode (sima_ev74_quanttess_encode_into (plan,
+      desc->bytes, &desc->length), desc);
 }
 
 SimaStatus
 sima_ev74_casttess_encode_relocatable (const SimaCastTessPlan *plan,
     SimaEv74Descriptor *desc)
 {
-  PackFields f;
-  SimaStatus st;
-
   if (plan == NULL || desc == NULL)
     return sima_status_make (SIMA_INVALID_ARGUMENT,
         "CastTess EV74 encode: %s is NULL", plan == NULL ? "plan" : "desc");
-  f = (PackFields) { "CastTess", SIMA_EV74_ROUTE_CASTTESS, &plan->input,
-    &plan->output, plan->input_bytes, plan->output_bytes,
-    plan->element_count };
-  st = encode_pack (&f, desc);
-  if (sima_status_is_ok (&st))
-    seal (desc);
-  return st;
+  return sima_ev74_finish_encode (sima_ev74_casttess_encode_into (plan,
+      desc->bytes, &desc->length), desc);
 }

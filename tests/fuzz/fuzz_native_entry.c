@@ -3,10 +3,12 @@
  * fuzz_native_entry.c - libFuzzer target for the EV74 firmware's entry,
  * simafw_native_entry() (firmware/native_entry.c), run on the host HAL.
  *
- * The firmware receives untrusted descriptor bytes for three routes:
+ * The firmware receives untrusted descriptor bytes for four routes:
  * QuantTess (49) and CastTess (51), which share the 232-byte pack layout
- * (pack_wire.h), and DetessDequant (50, detessdequant_wire.h: 176 bytes plus
- * trailers chosen by its flags). It must never crash, touch memory out of
+ * (pack_wire.h), DetessDequant (50, detessdequant_wire.h: 176 bytes plus
+ * trailers chosen by its flags) and TensorSet (53, tensor_set_wire.h: a
+ * container of 1-16 members of the others, modelled by model_container and
+ * checked member by member by check_set). It must never crash, touch memory out of
  * bounds or hang, and must reject a malformed descriptor before its first
  * DMA. The sanitizers catch the first three; this file checks what the
  * firmware promises beyond that (check_run, check_transfer, check_job),
@@ -55,6 +57,7 @@
 
 #include <simaai/kernels/ev74/detessdequant_wire.h>
 #include <simaai/kernels/ev74/pack_wire.h>
+#include <simaai/kernels/ev74/tensor_set_wire.h>
 #include <simaai/kernels/ops/casttess.h>
 #include <simaai/kernels/ops/detessdequant.h>
 #include <simaai/kernels/ops/quanttess.h>
@@ -151,7 +154,17 @@ typedef struct {
   unsigned out_scalar;          /* bytes written per element */
   unsigned max_reads;           /* times one input byte may be read */
   int single_owner;             /* a strided DetessDequant output */
+  int is_set;                   /* route 53: the members are in set_model */
 } Model;
+
+/* Route 53: the members' own models and places (one container per input;
+ * static, 16 models do not belong on the stack). */
+static struct {
+  size_t n;
+  Model m[SIMA_EV74_TENSOR_SET_MAX_MEMBERS];
+  uint64_t in_off[SIMA_EV74_TENSOR_SET_MAX_MEMBERS];
+  uint64_t out_off[SIMA_EV74_TENSOR_SET_MAX_MEMBERS];
+} set_model;
 
 static uint64_t
 gcd64 (uint64_t a, uint64_t b)
@@ -415,6 +428,109 @@ fields_canonical (const uint8_t *d, const Model *m)
           && sima_ev74_get_u32 (d, PK (multiplier_bits)) == 0);
 }
 
+static void model_build (const uint8_t *d, size_t len, int strict, Model *m);
+
+/* Route 53, from docs/ev74-descriptors.md ("TensorSet v1") restated: the
+ * container's fields, members tiling it at 8-byte aligned starts with zero
+ * padding, each member a relocatable descriptor of route 49-51 with its own
+ * CRC that its own model admits (strict), offsets below 2^32 and, for a
+ * member with bytes on that side, not beyond the container's bound length;
+ * then the set rules written out here (not sima_tensor_set_check):
+ * nonempty members aligned (16 on the tiled side, the scalar on the dense
+ * side) and pairwise disjoint, and the spans equal to the capacities
+ * max(offset + span). strict = 0 (the repair) skips only the last rule. */
+static void
+model_container (const uint8_t *d, size_t len, int strict, Model *m)
+{
+  static uint8_t member[SIMA_EV74_TENSOR_SET_MEMBER_MAX_BYTES];
+  uint64_t in_cap = 0, out_cap = 0, count_sum = 0;
+  uint32_t in_bound, out_bound;
+  size_t n, k, j, at;
+
+  if (len < SIMA_EV74_TENSOR_SET_TABLE || len > SIMA_EV74_DESCRIPTOR_MAX_BYTES
+      || sima_ev74_get_u16 (d, SIMA_EV74_OFF_VERSION) != 1
+      || sima_ev74_get_u16 (d, SIMA_EV74_OFF_FLAGS) != 0
+      || !sima_ev74_all_zero (d, 57, 7))
+    return;
+  n = d[SIMA_EV74_HEADER_BYTES];
+  if (n < 1 || n > SIMA_EV74_TENSOR_SET_MAX_MEMBERS || len < 64 + 24 * n)
+    return;
+  in_bound = sima_ev74_get_u32 (d, SIMA_EV74_OFF_INPUT_LENGTH);
+  out_bound = sima_ev74_get_u32 (d, SIMA_EV74_OFF_OUTPUT_LENGTH);
+  at = 64 + 24 * n;
+  for (k = 0; k < n; k++) {
+    size_t e = 64 + 24 * k, start = (at + 7) & ~(size_t) 7;
+    size_t ml = sima_ev74_get_u16 (d, e + 16);
+    Model *mm = &set_model.m[k];
+    uint64_t io = sima_ev74_get_u64 (d, e), oo = sima_ev74_get_u64 (d, e + 8);
+    if (!sima_ev74_all_zero (d, e + 18, 6) || ml < 56 || ml > sizeof member
+        || start > len || ml > len - start || !sima_ev74_all_zero (d, at,
+            start - at))
+      return;
+    memcpy (member, d + start, ml);
+    if (sima_ev74_get_u32 (member, 0) != SIMA_EV74_MAGIC
+        || sima_ev74_get_u16 (member, SIMA_EV74_OFF_LENGTH) != ml
+        || sima_ev74_get_u32 (member, SIMA_EV74_OFF_CRC)
+        != sima_ev74_descriptor_crc (member, ml)
+        || !sima_ev74_all_zero (member, 16, 24))
+      return;
+    switch (sima_ev74_get_u16 (member, SIMA_EV74_OFF_ROUTE)) {
+      case SIMA_EV74_ROUTE_QUANTTESS:
+      case SIMA_EV74_ROUTE_CASTTESS:
+      case SIMA_EV74_ROUTE_DETESSDEQUANT:
+        break;
+      default:
+        return;
+    }
+    model_build (member, ml, 1, mm);
+    if (!mm->admitted || mm->is_set
+        || mm->input_bytes != sima_ev74_get_u64 (member, SIMA_EV74_OFF_INPUT_SPAN)
+        || mm->output_bytes != sima_ev74_get_u64 (member,
+            SIMA_EV74_OFF_OUTPUT_SPAN)
+        || mm->element_count != mm->claimed_count
+        || io > UINT32_MAX || oo > UINT32_MAX
+        || (mm->input_bytes > 0 && io > in_bound)
+        || (mm->output_bytes > 0 && oo > out_bound))
+      return;
+    /* tiled side 16, dense side its scalar: pack reads dense, writes tiles */
+    if (mm->route == SIMA_EV74_ROUTE_DETESSDEQUANT
+        ? (mm->input_bytes > 0 && io % 16 != 0)
+        || (mm->output_bytes > 0 && oo % mm->out_scalar != 0)
+        : (mm->input_bytes > 0 && io % mm->in_scalar != 0)
+        || (mm->output_bytes > 0 && oo % 16 != 0))
+      return;
+    for (j = 0; j < k; j++) {
+      const Model *o = &set_model.m[j];
+      uint64_t pi = set_model.in_off[j], po = set_model.out_off[j];
+      if ((mm->input_bytes > 0 && o->input_bytes > 0 && io < pi + o->input_bytes
+              && pi < io + mm->input_bytes)
+          || (mm->output_bytes > 0 && o->output_bytes > 0
+              && oo < po + o->output_bytes && po < oo + mm->output_bytes))
+        return;
+    }
+    set_model.in_off[k] = io;
+    set_model.out_off[k] = oo;
+    if (mm->input_bytes > 0 && io + mm->input_bytes > in_cap)
+      in_cap = io + mm->input_bytes;
+    if (mm->output_bytes > 0 && oo + mm->output_bytes > out_cap)
+      out_cap = oo + mm->output_bytes;
+    count_sum += mm->element_count;
+    at = start + ml;
+  }
+  if (at != len)
+    return;
+  if (strict && (in_cap != sima_ev74_get_u64 (d, SIMA_EV74_OFF_INPUT_SPAN)
+          || out_cap != sima_ev74_get_u64 (d, SIMA_EV74_OFF_OUTPUT_SPAN)))
+    return;
+  set_model.n = n;
+  m->is_set = 1;
+  m->input_bytes = in_cap;
+  m->output_bytes = out_cap;
+  m->element_count = m->claimed_count = count_sum;
+  m->max_reads = 1;
+  m->admitted = 1;
+}
+
 static void
 model_build (const uint8_t *d, size_t len, int strict, Model *m)
 {
@@ -427,8 +543,50 @@ model_build (const uint8_t *d, size_t len, int strict, Model *m)
     model_pack (d, len, m);
   else if (m->route == SIMA_EV74_ROUTE_DETESSDEQUANT)
     model_detessdequant (d, len, strict, m);
-  if (m->admitted && strict && !fields_canonical (d, m))
+  else if (m->route == SIMA_EV74_ROUTE_TENSOR_SET)
+    model_container (d, len, strict, m);
+  if (m->admitted && strict && !m->is_set && !fields_canonical (d, m))
     m->admitted = 0;
+}
+
+/* Route 53's repair: each member's length field from its table entry, its
+ * relocation block zeroed and its CRC redone, as far as the table and the
+ * bytes go; then, when the members pass (model_container, spans aside), the
+ * container's spans from the capacities and short bound lengths raised. */
+static uint8_t *
+fix_container (uint8_t *d, size_t len)
+{
+  size_t n, k, at;
+  Model m;
+
+  if (len < SIMA_EV74_TENSOR_SET_TABLE)
+    return d;
+  n = d[SIMA_EV74_HEADER_BYTES];
+  if (n < 1 || n > SIMA_EV74_TENSOR_SET_MAX_MEMBERS || len < 64 + 24 * n)
+    return d;
+  at = 64 + 24 * n;
+  for (k = 0; k < n; k++) {
+    size_t start = (at + 7) & ~(size_t) 7;
+    size_t ml = sima_ev74_get_u16 (d, 64 + 24 * k + 16);
+    if (ml < SIMA_EV74_HEADER_BYTES || start > len || ml > len - start)
+      break;
+    sima_ev74_put_u16 (d + start, SIMA_EV74_OFF_LENGTH, (uint16_t) ml);
+    memset (d + start + 16, 0, 24);
+    sima_ev74_put_u32 (d + start, SIMA_EV74_OFF_CRC,
+        sima_ev74_descriptor_crc (d + start, ml));
+    at = start + ml;
+  }
+  model_container (d, len, 0, &m);
+  if (!m.admitted)
+    return d;
+  sima_ev74_put_u64 (d, SIMA_EV74_OFF_INPUT_SPAN, m.input_bytes);
+  sima_ev74_put_u64 (d, SIMA_EV74_OFF_OUTPUT_SPAN, m.output_bytes);
+  if (sima_ev74_get_u32 (d, SIMA_EV74_OFF_INPUT_LENGTH) < m.input_bytes)
+    sima_ev74_put_u32 (d, SIMA_EV74_OFF_INPUT_LENGTH, (uint32_t) m.input_bytes);
+  if (sima_ev74_get_u32 (d, SIMA_EV74_OFF_OUTPUT_LENGTH) < m.output_bytes)
+    sima_ev74_put_u32 (d, SIMA_EV74_OFF_OUTPUT_LENGTH,
+        (uint32_t) m.output_bytes);
+  return d;
 }
 
 /* See byte 1 bit 3: the repairs a host encoder would have made. Returns the
@@ -445,6 +603,8 @@ fix_descriptor (uint8_t *d, size_t *lenp)
   if (len < SIMA_EV74_HEADER_BYTES)
     return d;
   route = sima_ev74_get_u16 (d, SIMA_EV74_OFF_ROUTE);
+  if (route == SIMA_EV74_ROUTE_TENSOR_SET)
+    return fix_container (d, len);
   if (route == SIMA_EV74_ROUTE_QUANTTESS || route == SIMA_EV74_ROUTE_CASTTESS) {
     want = SIMA_EV74_PACK_BYTES;
   } else if (route == SIMA_EV74_ROUTE_DETESSDEQUANT) {
@@ -686,7 +846,11 @@ job_violation (const char *what, const Model *m, uint64_t offset,
 typedef struct {
   const Claims *c;
   uint8_t *in_count, *out_count;    /* per span byte, saturating at 255 */
-  uint8_t *block_owner;             /* per 16-byte bus block: worker + 1 */
+  uint8_t *block_owner;             /* per 16-byte bus block: worker + 1,
+                                     * or member x 4 + worker + 1 (sets) */
+  int is_set;
+  unsigned member;                  /* route 53: the member running */
+  unsigned resets;                  /* scratch_reset calls of this worker */
 } Track;
 
 /* The host HAL with its ops wrapped: every transfer the firmware asks for is
@@ -730,7 +894,7 @@ count_transfer (FuzzHal *f, int write, uint32_t bus, uint32_t pitch,
   const Track *t = f->track;
   uint8_t *count = write ? t->out_count : t->in_count;
   uint64_t base = write ? t->c->out_bus : t->c->in_bus, i;
-  uint8_t me = (uint8_t) (f->host.hal.worker_id + 1);
+  uint8_t me = (uint8_t) (t->member * 4 + f->host.hal.worker_id + 1);
   uint32_t r;
 
   if (count == NULL)
@@ -744,7 +908,11 @@ count_transfer (FuzzHal *f, int write, uint32_t bus, uint32_t pitch,
     /* no two workers write into the same 16-byte aligned bus block */
     for (i = (base + a) / 16; i <= (base + a + row_bytes - 1) / 16; i++) {
       uint8_t *owner = &t->block_owner[i - base / 16];
-      if (*owner != 0 && *owner != me) {
+      /* set members are separate outputs: the tail of one and the head of
+       * the next may share a block (dense members at scalar alignment),
+       * written by different workers; the rule holds inside each member */
+      if (*owner != 0 && *owner != me
+          && (!t->is_set || (unsigned) (*owner - 1) / 4 == t->member)) {
         fprintf (stderr, "fuzz-native-entry: PROPERTY VIOLATED: workers %u "
             "and %u both wrote into the 16-byte block at %#llx\n",
             (unsigned) *owner - 1, (unsigned) me - 1,
@@ -797,8 +965,19 @@ fz_scratch (SimaFwHal *hal, uint32_t bytes)
   return ((FuzzHal *) hal)->inner->scratch (hal, bytes);
 }
 
+/* A set job gives its local memory back before each member (member k's
+ * reset is the (k+1)-th): the member count of block ownership. */
+static void
+fz_scratch_reset (SimaFwHal *hal)
+{
+  FuzzHal *f = (FuzzHal *) hal;
+  if (f->track->is_set && f->track->resets++ > 0)
+    f->track->member++;
+  f->inner->scratch_reset (hal);
+}
+
 static const SimaFwHalOps fuzz_ops = {
-  fz_read_2d, fz_write_2d, fz_wait, fz_scratch,
+  fz_read_2d, fz_write_2d, fz_wait, fz_scratch, fz_scratch_reset,
 };
 
 /* ---- what the job should have touched ------------------------------------ */
@@ -969,6 +1148,45 @@ check_job (const Model *m, const Track *t, int whole, const uint8_t *in,
   }
 }
 
+/* Route 53: the set's traffic is its members' (whole job), and each member
+ * gets check_job over its own part of the spans, with the bytes the
+ * workers read and wrote there. */
+static FUZZ_NO_COVERAGE void
+check_set (const Track *t, int whole, const uint8_t *in, const uint8_t *out,
+    uint64_t read, uint64_t written)
+{
+  uint64_t want_read = 0, want_written = 0, i;
+  size_t k;
+
+  for (k = 0; k < set_model.n; k++) {
+    const Model *mm = &set_model.m[k];
+    want_read += mm->element_count * mm->in_scalar;
+    want_written += mm->route != SIMA_EV74_ROUTE_DETESSDEQUANT
+        ? mm->output_bytes : mm->element_count * mm->out_scalar;
+  }
+  if (whole && (written != want_written || read < want_read))
+    job_violation ("the workers of a set job did not move its members' "
+        "bytes", &set_model.m[0], 0, written, want_written);
+  if (t->in_count == NULL)
+    return;
+  for (k = 0; k < set_model.n; k++) {
+    const Model *mm = &set_model.m[k];
+    Track sub = *t;
+    uint64_t r = 0, w = 0;
+    if (mm->input_bytes == 0 && mm->output_bytes == 0)
+      continue;                 /* an empty member: nothing to look at */
+    sub.in_count = t->in_count + (mm->input_bytes ? set_model.in_off[k] : 0);
+    sub.out_count = t->out_count + (mm->output_bytes ? set_model.out_off[k]
+        : 0);
+    for (i = 0; i < mm->input_bytes; i++)
+      r += sub.in_count[i];
+    for (i = 0; i < mm->output_bytes; i++)
+      w += sub.out_count[i];
+    check_job (mm, &sub, whole, in ? in + set_model.in_off[k] : NULL,
+        out ? out + set_model.out_off[k] : NULL, r, w);
+  }
+}
+
 /* ---- per worker ----------------------------------------------------------- */
 
 /* Promises of one worker's run, whatever the input. */
@@ -1055,6 +1273,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
   memset (&track, 0, sizeof track);
   track.c = &c;
+  track.is_set = m.is_set;
   if (m.admitted && c.in_span <= MAX_REGION_BYTES
       && c.out_span <= MAX_REGION_BYTES && c.out_bus <= UINT32_MAX
       && m.input_bytes == c.in_span && m.output_bytes == c.out_span) {
@@ -1093,6 +1312,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     f.inner = f.host.hal.ops;
     f.host.hal.ops = &fuzz_ops;
     f.track = &track;
+    track.member = track.resets = 0;
     if (faults)
       f.host.fail_after = fail_at[(data[1] >> 4) - 8];
     st = simafw_native_entry (&f.host.hal, desc, (uint32_t) len);
@@ -1111,7 +1331,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   }
 
   /* The whole job, all workers run: see check_job. */
-  if (m.admitted) {
+  if (m.admitted && m.is_set) {
+    int disjoint = regions_disjoint (regions, n_regions);
+    check_set (&track, (data[1] & 4) && all_ok && !faults,
+        disjoint ? in_host : NULL, disjoint ? out_host : NULL, read,
+        written);
+  } else if (m.admitted) {
     int disjoint = regions_disjoint (regions, n_regions);
     check_job (&m, &track, (data[1] & 4) && all_ok && !faults,
         disjoint ? in_host : NULL, disjoint ? out_host : NULL, read,

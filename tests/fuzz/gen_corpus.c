@@ -10,7 +10,8 @@
  * descriptor with one field broken (CRC recomputed unless the CRC is the
  * point), so each reaches a different check. QuantTess seeds are named
  * valid-NN, setup-NN and malformed-NN; the other routes' seeds carry
- * their route (valid-ct-NN, malformed-dd-NN, ...). Every seed carries the 6-byte setup prefix described in
+ * their route (valid-ct-NN, malformed-dd-NN, valid-ts-NN for TensorSet
+ * containers, ...). Every seed carries the 6-byte setup prefix described in
  * fuzz_native_entry.c; most map regions that follow the descriptor's
  * bindings. The output is deterministic: the seeds are committed, and this
  * program regenerates them (reproducers saved by fuzzing are not touched).
@@ -24,6 +25,8 @@
 #include <simaai/kernels/ev74/detessdequant_wire.h>
 #include <simaai/kernels/ev74/pack_wire.h>
 #include <simaai/kernels/ev74/quanttess.h>
+#include <simaai/kernels/ev74/tensor_set.h>
+#include <simaai/kernels/ev74/tensor_set_wire.h>
 
 /* prefix byte 0: regions, deferred DMA, patch length+CRC, workers, local */
 #define B0(regions, deferred, patch, workers, local) \
@@ -724,10 +727,226 @@ mutate_dd (unsigned m, uint8_t *b, size_t len)
   return len;
 }
 
+/* ---- TensorSet containers (route 53) ----------------------------------- */
+
+static SimaTensorSpec
+ts_tiled (SimaDType dt, int64_t h, int64_t w, int64_t c, int64_t th,
+    int64_t tw, int64_t tc, SimaChannels ch)
+{
+  SimaTensorSpec s;
+  memset (&s, 0, sizeof s);
+  s.rank = 3;
+  s.shape[0] = h;
+  s.shape[1] = w;
+  s.shape[2] = c;
+  s.dtype = dt;
+  s.layout = SIMA_LAYOUT_MLA_TILED;
+  s.tiled.axes[0] = -1;
+  s.tiled.axes[1] = 0;
+  s.tiled.axes[2] = 1;
+  s.tiled.axes[3] = 2;
+  s.tiled.tile_shape[0] = 1;
+  s.tiled.tile_shape[1] = th;
+  s.tiled.tile_shape[2] = tw;
+  s.tiled.tile_shape[3] = tc;
+  s.tiled.channels = ch;
+  return s;
+}
+
+static SimaTensorSpec
+ts_dense (SimaDType dt, int64_t h, int64_t w, int64_t c)
+{
+  SimaTensorSpec s;
+  memset (&s, 0, sizeof s);
+  s.rank = 3;
+  s.shape[0] = h;
+  s.shape[1] = w;
+  s.shape[2] = c;
+  s.dtype = dt;
+  return s;
+}
+
+static void
+ts_bind (SimaEv74Descriptor *d, uint64_t in_bytes, uint64_t out_bytes)
+{
+  SimaEv74Binding bi = { IN_BUS, in_bytes }, bo = { OUT_BUS, out_bytes };
+  SimaStatus st = sima_ev74_descriptor_bind (d, &bi, &bo);
+  if (st.code != SIMA_OK)
+    die ("TensorSet bind", &st);
+}
+
+static SimaDetessDequantSetPlan ts_dd;
+static SimaQuantTessSetPlan ts_qt;
+static SimaCastTessSetPlan ts_ct;
+
+/* Seed 0: two DetessDequant members, FP32 dense and a BF16 output pitched
+ * per row (STRIDED); seed 1: the six YOLOv8n heads' structure at 1/10 the
+ * size (INT8 pad16, H1 x W x C tiles, back to back, SiMa's dq values,
+ * DIVIDE); seed 2: six QuantTess members with gaps, members in reverse
+ * buffer order; seed 3: three CastTess members, one empty. */
+static void
+encode_set (unsigned which, SimaEv74Descriptor *d)
+{
+  static const int64_t hw[6] = { 8, 4, 2, 8, 4, 2 }, ch[6] = { 64, 64, 64,
+    80, 80, 80 };
+  static const float scales[6] = { 11.328456438342892f, 13.655735144659944f,
+    14.041570531577957f, 9.636191223407769f, 6.634204286335957f,
+    5.471951716200586f };
+  static const int32_t zps[6] = { -61, -56, -43, 127, 117, 113 };
+  SimaTensorSpec in[6], out[6];
+  SimaTensorSet is, os;
+  SimaStatus st;
+  int k;
+
+  if (which <= 1) {
+    SimaDetessDequantParams p[6];
+    SimaDetessDequantSetRequest r = { &is, &os, p, which == 0 ? 2 : 6 };
+    if (which == 0) {
+      in[0] = ts_tiled (SIMA_DTYPE_INT8, 6, 10, 20, 2, 4, 16,
+          SIMA_CHANNELS_PAD16);
+      out[0] = ts_dense (SIMA_DTYPE_FLOAT32, 6, 10, 20);
+      in[1] = ts_tiled (SIMA_DTYPE_INT8, 3, 5, 7, 1, 5, 16,
+          SIMA_CHANNELS_COMPACT);
+      out[1] = ts_dense (SIMA_DTYPE_BFLOAT16, 3, 5, 7);
+      out[1].layout = SIMA_LAYOUT_STRIDED;
+      out[1].strides_bytes[0] = 96;
+      out[1].strides_bytes[1] = 14;
+      out[1].strides_bytes[2] = 2;
+      p[0] = (SimaDetessDequantParams) { 0.125f, -3, SIMA_SCALE_MULTIPLY };
+      p[1] = (SimaDetessDequantParams) { 1e-40f, 5, SIMA_SCALE_MULTIPLY };
+    }
+    for (k = 0; which == 1 && k < 6; k++) {
+      in[k] = ts_tiled (SIMA_DTYPE_INT8, hw[k], hw[k], ch[k], 1, hw[k], ch[k],
+          SIMA_CHANNELS_PAD16);
+      out[k] = ts_dense (SIMA_DTYPE_FLOAT32, hw[k], hw[k], ch[k]);
+      p[k] = (SimaDetessDequantParams) { scales[k], zps[k],
+        SIMA_SCALE_DIVIDE };
+    }
+    sima_tensor_set_pack (in, r.n_params, 0, "input", &is);
+    sima_tensor_set_pack (out, r.n_params, which == 0 ? 64 : 0, "output",
+        &os);
+    st = sima_detessdequant_set_check_inference (&r, &ts_dd);
+    if (st.code == SIMA_OK)
+      st = sima_ev74_detessdequant_set_encode_relocatable (&ts_dd, d);
+    if (st.code != SIMA_OK)
+      die ("TensorSet DetessDequant seed", &st);
+    ts_bind (d, ts_dd.input_bytes, ts_dd.output_bytes);
+  } else if (which == 2) {
+    SimaQuantTessParams p[6];
+    SimaQuantTessSetRequest r = { &is, &os, p, 6 };
+    uint64_t at_in = 0, at_out = 0, bytes;
+    for (k = 0; k < 6; k++) {
+      in[k] = ts_dense (k % 2 ? SIMA_DTYPE_FLOAT16 : SIMA_DTYPE_FLOAT32,
+          2 + k, 3, 3 + 5 * k);
+      out[k] = ts_tiled (SIMA_DTYPE_INT8, 2 + k, 3, 3 + 5 * k, 2, 2, 16,
+          (SimaChannels) (k % 2));
+      p[k] = (SimaQuantTessParams) { 4.0f + (float) k, k - 3,
+        (SimaRounding) (k % 4) };
+    }
+    is.n_members = os.n_members = 6;
+    for (k = 5; k >= 0; k--) {   /* reverse order, 20 bytes apart */
+      is.members[k].spec = in[k];
+      os.members[k].spec = out[k];
+      is.members[k].offset = (at_in + 3) & ~(uint64_t) 3;
+      os.members[k].offset = (at_out + 15) & ~(uint64_t) 15;
+      sima_tensor_required_bytes (&in[k], "in", &bytes);
+      at_in = is.members[k].offset + bytes + 20;
+      sima_tensor_required_bytes (&out[k], "out", &bytes);
+      at_out = os.members[k].offset + bytes + 20;
+    }
+    st = sima_quanttess_set_check_inference (&r, &ts_qt);
+    if (st.code == SIMA_OK)
+      st = sima_ev74_quanttess_set_encode_relocatable (&ts_qt, d);
+    if (st.code != SIMA_OK)
+      die ("TensorSet QuantTess seed", &st);
+    ts_bind (d, ts_qt.input_bytes, ts_qt.output_bytes);
+  } else {
+    SimaCastTessSetRequest r = { &is, &os };
+    for (k = 0; k < 3; k++) {
+      in[k] = ts_dense (k == 1 ? SIMA_DTYPE_BFLOAT16 : SIMA_DTYPE_FLOAT32,
+          k == 2 ? 0 : 4, 5, 17);
+      out[k] = ts_tiled (SIMA_DTYPE_BFLOAT16, k == 2 ? 0 : 4, 5, 17, 2, 4, 16,
+          SIMA_CHANNELS_PAD16);
+    }
+    sima_tensor_set_pack (in, 3, 0, "input", &is);
+    sima_tensor_set_pack (out, 3, 0, "output", &os);
+    st = sima_casttess_set_check_inference (&r, &ts_ct);
+    if (st.code == SIMA_OK)
+      st = sima_ev74_casttess_set_encode_relocatable (&ts_ct, d);
+    if (st.code != SIMA_OK)
+      die ("TensorSet CastTess seed", &st);
+    ts_bind (d, ts_ct.input_bytes, ts_ct.output_bytes);
+  }
+}
+
+static const struct {
+  const char *name;
+  uint8_t b0, b1;
+} set_seeds[4] = {
+  { "dd-2-members-strided-subnormal", B0 (2, 0, 0, 2, 0), B1 (0, 1, 0, 0) },
+  { "dd-6-yolov8n-heads-small-divide", B0 (2, 1, 0, 4, 0), B1 (0, 1, 0, 0) },
+  { "qt-6-members-reversed-gaps", B0 (2, 1, 0, 3, 0), B1 (0, 1, 0, 0) },
+  { "ct-3-members-one-empty", B0 (2, 0, 0, 4, 1), B1 (0, 1, 0, 0) },
+};
+
+/* Malformed containers: one field broken, the container CRC redone (the
+ * member's too where its bytes changed, unless its CRC is the point). */
+static const char *const set_mutations[] = {
+  "count-0", "member-length-plus-8", "nested-route-53",
+  "member-relocation-nonzero", "member-crc", "offset-beyond-bound",
+  "overlapping-members", "misaligned-member", "span-not-capacity",
+  "stale-member-crc-and-spans-patched-by-target",
+};
+enum { SET_MUTATIONS = sizeof set_mutations / sizeof set_mutations[0] };
+
+static size_t
+ts_member_at (const uint8_t *b, unsigned k)
+{
+  unsigned n = b[SIMA_EV74_HEADER_BYTES], i;
+  size_t at = sima_ev74_tensor_set_members (n);
+  for (i = 0; i < k; i++)
+    at = sima_ev74_tensor_set_align ((uint32_t) at)
+        + sima_ev74_get_u16 (b, sima_ev74_tensor_set_entry (i) + 16);
+  return sima_ev74_tensor_set_align ((uint32_t) at);
+}
+
+static void
+mutate_set (unsigned i, uint8_t *b, size_t len)
+{
+  size_t m1 = ts_member_at (b, 1);
+  uint32_t e1 = sima_ev74_tensor_set_entry (1);
+  switch (i) {
+    case 0: b[SIMA_EV74_HEADER_BYTES] = 0; break;
+    case 1: sima_ev74_put_u16 (b, e1 + 16,
+        (uint16_t) (sima_ev74_get_u16 (b, e1 + 16) + 8)); break;
+    case 2:
+      sima_ev74_put_u16 (b, m1 + SIMA_EV74_OFF_ROUTE, 53);
+      refresh_crc (b + m1, sima_ev74_get_u16 (b, e1 + 16));
+      break;
+    case 3: b[m1 + 24] = 0x40; break;
+    case 4: b[m1 + 60] ^= 1; break;
+    case 5: sima_ev74_put_u64 (b, e1, UINT64_C (1) << 20); break;
+    case 6: sima_ev74_put_u64 (b, e1 + 8, sima_ev74_get_u64 (b,
+        sima_ev74_tensor_set_entry (0) + 8)); break;
+    case 7: sima_ev74_put_u64 (b, e1, sima_ev74_get_u64 (b, e1) + 8); break;
+    case 8: sima_ev74_put_u64 (b, SIMA_EV74_OFF_OUTPUT_SPAN,
+        sima_ev74_get_u64 (b, SIMA_EV74_OFF_OUTPUT_SPAN) - 16); break;
+    default:
+      /* a member's zero point changed without its CRC, and the spans one
+       * off: the target's repair (byte 1 bit 3) redoes both */
+      b[m1 + 172] ^= 1;
+      sima_ev74_put_u64 (b, SIMA_EV74_OFF_INPUT_SPAN,
+          sima_ev74_get_u64 (b, SIMA_EV74_OFF_INPUT_SPAN) - 1);
+      break;
+  }
+  refresh_crc (b, len);
+}
+
 int
 main (int argc, char **argv)
 {
-  SimaEv74Descriptor d;
+  /* static: a descriptor is 20 KiB since containers exist */
+  static SimaEv74Descriptor d, m;
   char name[128];
   unsigned i;
 
@@ -750,10 +969,11 @@ main (int argc, char **argv)
     write_seed (argv[1], name, prefix, d.bytes, d.length);
   }
   for (i = 0; i < M_COUNT_OF; i++) {
-    SimaEv74Descriptor m = d;
     uint8_t prefix[6] = { B0 (2, i & 1, i == M_PATCHED_BY_TARGET, 1, 0),
       B1 (0, 0, i == M_PATCHED_BY_TARGET, 0), FOLLOW, 0, (uint8_t) i };
-    size_t len = mutate ((Mutation) i, m.bytes, m.length);
+    size_t len;
+    m = d;
+    len = mutate ((Mutation) i, m.bytes, m.length);
     snprintf (name, sizeof name, "malformed-%02u-%s", i, mutation_names[i]);
     write_seed (argv[1], name, prefix, m.bytes, len);
   }
@@ -767,10 +987,11 @@ main (int argc, char **argv)
   }
   encode_cast (&cast_cases[0], &d);
   for (i = 0; i < CAST_MUTATIONS; i++) {
-    SimaEv74Descriptor m = d;
     uint8_t prefix[6] = { B0 (2, i & 1, i == CAST_PATCHED, 1, 0),
       B1 (0, 0, i == CAST_PATCHED, 0), FOLLOW, 0, (uint8_t) (60 + i) };
-    size_t len = mutate_cast (i, m.bytes, m.length);
+    size_t len;
+    m = d;
+    len = mutate_cast (i, m.bytes, m.length);
     snprintf (name, sizeof name, "malformed-ct-%02u-%s", i, cast_mutations[i]);
     write_seed (argv[1], name, prefix, m.bytes, len);
   }
@@ -783,7 +1004,6 @@ main (int argc, char **argv)
     write_seed (argv[1], name, prefix, d.bytes, d.length);
   }
   for (i = 0; i < DD_MUTATIONS; i++) {
-    SimaEv74Descriptor m;
     int patched = i >= DD_PATCHED;
     uint8_t prefix[6] = { B0 (2, i & 1, patched, 1 + patched, 0),
       B1 (0, patched, patched, 0), FOLLOW, 0, (uint8_t) (120 + i) };
@@ -793,6 +1013,23 @@ main (int argc, char **argv)
     snprintf (name, sizeof name, "malformed-dd-%02u-%s", i,
         dd_mutations[i].name);
     write_seed (argv[1], name, prefix, m.bytes, len);
+  }
+
+  for (i = 0; i < 4; i++) {
+    uint8_t prefix[6] = { set_seeds[i].b0, set_seeds[i].b1, FOLLOW_IN,
+      FOLLOW_OUT, 0, (uint8_t) (160 + i) };
+    encode_set (i, &d);
+    snprintf (name, sizeof name, "valid-ts-%02u-%s", i, set_seeds[i].name);
+    write_seed (argv[1], name, prefix, d.bytes, d.length);
+  }
+  for (i = 0; i < SET_MUTATIONS; i++) {
+    int patched = i == SET_MUTATIONS - 1;
+    uint8_t prefix[6] = { B0 (2, i & 1, patched, 2, 0),
+      B1 (0, 1, patched, 0), FOLLOW, 0, (uint8_t) (170 + i) };
+    encode_set (i % 2, &m);
+    mutate_set (i, m.bytes, m.length);
+    snprintf (name, sizeof name, "malformed-ts-%02u-%s", i, set_mutations[i]);
+    write_seed (argv[1], name, prefix, m.bytes, m.length);
   }
   return 0;
 }

@@ -190,8 +190,20 @@ host_scratch (SimaFwHal *hal, uint32_t bytes)
   return h->local + start;
 }
 
+/* The memory given back is poisoned, so firmware that relies on what a
+ * previous member left in its slots fails; the high-water mark stays (it
+ * is the most any member needed at once). */
+static void
+host_scratch_reset (SimaFwHal *hal)
+{
+  SimaHostHal *h = host (hal);
+
+  memset (h->local, 0xDB, h->local_used);
+  h->local_used = 0;
+}
+
 static const SimaFwHalOps host_ops = {
-  host_read_2d, host_write_2d, host_wait, host_scratch,
+  host_read_2d, host_write_2d, host_wait, host_scratch, host_scratch_reset,
 };
 
 void

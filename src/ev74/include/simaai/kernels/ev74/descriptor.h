@@ -26,9 +26,14 @@ extern "C" {
 
 SIMA_PUBLIC_BEGIN
 
-/* Large enough for every descriptor of every operation (DetessDequant with
- * strides and an exact table is the largest, 1,248 bytes). */
-enum { SIMA_EV74_DESCRIPTOR_MAX_BYTES = 1248 };
+/* Large enough for every descriptor of every operation: a TensorSet
+ * container (tensor_set_wire.h) of 16 of the largest single descriptors
+ * (DetessDequant with strides and an exact table, 1,248 bytes) and their
+ * 24-byte table entries after its 64-byte head: 64 + 16 x 1,272 = 20,416
+ * bytes, inside the u16 length field. A descriptor this size does not
+ * belong on small stacks: keep it in long-lived storage, and copy `length`
+ * bytes, not the struct. */
+enum { SIMA_EV74_DESCRIPTOR_MAX_BYTES = 20416 };
 
 typedef struct {
   uint32_t length;          /* bytes used in `bytes` */
