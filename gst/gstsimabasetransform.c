@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include "gstsimabasetransform.h"
 
+#include <simaai/kernels/ev74/wire.h>
 #include <simaai/kernels/layout.h>
 
 #include <gst/allocators/allocators.h>
@@ -93,7 +94,10 @@ typedef struct
   gboolean flushing;            /* runner_lock */
   gboolean stopping;            /* runner_lock: PAUSED->READY under way, so
                                  * a late FLUSH_STOP keeps waits ending */
-  SimaTensorSpec in_spec, out_spec;     /* negotiated */
+  SimaTensorSet in_set, out_set;        /* negotiated */
+  /* the device registers the tensor-set route (probed at start) */
+  gboolean device_has_sets;
+  GstSimaFallback active_fallback;      /* the policy read at start */
   guint64 in_bytes, out_bytes;  /* from the plan */
   /* the core's reason for refusing the last caps, and the last reason
    * posted: a refusal is posted once, where the flow fails (streaming
@@ -280,6 +284,12 @@ open_device (GstSimaBaseTransform * self, GstSimaFallback fallback,
   }
   if (st.code == SIMA_OK)
     st = sima_ev74_device_require (dev, klass->route, klass->capability);
+  if (st.code == SIMA_OK) {
+    /* needed only once caps announce a real set (configure) */
+    SimaStatus set_st = sima_ev74_device_require (dev,
+        SIMA_EV74_ROUTE_TENSOR_SET, SIMA_EV74_TENSOR_SET_CAPABILITY);
+    PRIV (self)->device_has_sets = set_st.code == SIMA_OK;
+  }
   if (st.code != SIMA_OK) {
     sima_ev74_device_unref (dev);
     if (fallback == GST_SIMA_FALLBACK_A65) {
@@ -328,6 +338,8 @@ gst_sima_base_transform_start (GstBaseTransform * trans)
   fallback = priv->fallback;
   device = g_strdup (priv->device);
   GST_OBJECT_UNLOCK (self);
+  priv->active_fallback = fallback;
+  priv->device_has_sets = FALSE;
   if (backend == GST_SIMA_BACKEND_A65) {
     GST_INFO_OBJECT (self, "%s runs on the A65 (backend=a65)", klass->op_name);
     set_active (self, GST_SIMA_ACTIVE_A65);
@@ -474,7 +486,7 @@ configure (GstSimaBaseTransform * self)
   SimaEv74Descriptor desc;
   SimaStatus st;
 
-  st = klass->prepare (self, &priv->in_spec, &priv->out_spec, &in_bytes,
+  st = klass->prepare (self, &priv->in_set, &priv->out_set, &in_bytes,
       &out_bytes);
   if (st.code != SIMA_OK)
     return st;
@@ -490,6 +502,20 @@ configure (GstSimaBaseTransform * self)
       " bytes per buffer", klass->op_name, in_bytes, out_bytes);
   if (priv->runner != NULL) {
     st = klass->encode (self, &desc);
+    if (st.code == SIMA_OK && sima_ev74_descriptor_route (&desc)
+        == SIMA_EV74_ROUTE_TENSOR_SET && !priv->device_has_sets) {
+      if (priv->active_fallback != GST_SIMA_FALLBACK_A65)
+        return sima_status_make (SIMA_CAPABILITY_MISSING, "EV74 capability "
+            SIMA_EV74_TENSOR_SET_CAPABILITY " (one job per tensor set) is "
+            "not available; set backend=a65 or fallback=a65");
+      GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
+          ("EV74 capability " SIMA_EV74_TENSOR_SET_CAPABILITY " is not "
+              "available; %s runs tensor sets on the A65 (fallback=a65)",
+              klass->op_name), (NULL));
+      set_runner (self, NULL);
+      set_active (self, GST_SIMA_ACTIVE_A65_FALLBACK);
+      return st;
+    }
     if (st.code == SIMA_OK)
       st = gst_sima_ev74_runner_configure (priv->runner, &desc, in_bytes,
           out_bytes);
@@ -512,10 +538,10 @@ gst_sima_base_transform_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   SimaStatus st;
 
   g_clear_pointer (&priv->caps_error, g_free);
-  if (!gst_sima_caps_to_spec (gst_caps_get_structure (incaps, 0),
-          &priv->in_spec, &error)
-      || !gst_sima_caps_to_spec (gst_caps_get_structure (outcaps, 0),
-          &priv->out_spec, &error))
+  if (!gst_sima_caps_to_set (gst_caps_get_structure (incaps, 0),
+          &priv->in_set, &error)
+      || !gst_sima_caps_to_set (gst_caps_get_structure (outcaps, 0),
+          &priv->out_set, &error))
     goto refused;
   g_atomic_int_set (&priv->params_dirty, 0);
   st = configure (self);

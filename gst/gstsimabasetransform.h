@@ -17,6 +17,7 @@
 #include <gst/base/gstbasetransform.h>
 #include <gst/gst.h>
 #include <simaai/kernels/ev74/device.h>
+#include <simaai/kernels/tensor_set.h>
 #include <simaai/kernels/types.h>
 
 #include "gstsimaenums.h"
@@ -41,11 +42,12 @@ struct _GstSimaBaseTransformClass
   /* start(): required properties set? Post an element error and return
    * FALSE if not. May be NULL. */
   gboolean (*check_properties) (GstSimaBaseTransform * self);
-  /* set_caps() and parameter changes: admit in -> out with the element's
+  /* set_caps() and parameter changes: admit in -> out (tensor sets; a
+   * single tensor is the one-member set at offset 0) with the element's
    * current parameters, keep the plan, prepare the A65 path, and say the
    * bytes the plan needs on each side. */
   SimaStatus (*prepare) (GstSimaBaseTransform * self,
-      const SimaTensorSpec * in, const SimaTensorSpec * out,
+      const SimaTensorSet * in, const SimaTensorSet * out,
       guint64 * in_bytes, guint64 * out_bytes);
   SimaStatus (*execute_a65) (GstSimaBaseTransform * self, const void *in,
       gsize in_size, void *out, gsize out_size);

@@ -24,7 +24,7 @@
 #include "gstsimacasttess.h"
 
 #include <simaai/kernels/a65/casttess.h>
-#include <simaai/kernels/ev74/casttess.h>
+#include <simaai/kernels/ev74/tensor_set.h>
 
 #include "gstsimacaps.h"
 #include "gstsimatiling.h"
@@ -42,7 +42,9 @@ struct _GstSimaCastTess
 {
   GstSimaBaseTransform parent;
   GstSimaTilingProps tiling;    /* object lock */
-  SimaA65CastTessPlan a65;      /* a65.shared is the core's plan */
+  /* the negotiated set's plans (streaming thread); large, so on the heap */
+  SimaCastTessSetPlan *plan;
+  SimaA65CastTessSetPlan *a65;
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstSimaCastTess, gst_sima_cast_tess,
@@ -56,11 +58,13 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
         "dtype = (string) { float32, float16, bfloat16 }, "
-        "layout = (string) { contiguous, strided }"));
+        "layout = (string) { contiguous, strided }; "
+        GST_SIMA_TENSOR_SET_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
-        "dtype = (string) bfloat16, layout = (string) mla-tiled"));
+        "dtype = (string) bfloat16, layout = (string) mla-tiled; "
+        GST_SIMA_TENSOR_SET_CAPS));
 
 static void
 gst_sima_cast_tess_set_property (GObject * object, guint prop_id,
@@ -100,18 +104,18 @@ gst_sima_cast_tess_get_property (GObject * object, guint prop_id,
 
 static SimaStatus
 gst_sima_cast_tess_prepare (GstSimaBaseTransform * base,
-    const SimaTensorSpec * in, const SimaTensorSpec * out,
+    const SimaTensorSet * in, const SimaTensorSet * out,
     guint64 * in_bytes, guint64 * out_bytes)
 {
   GstSimaCastTess *self = GST_SIMA_CAST_TESS (base);
-  SimaCastTessRequest req = { in, 1, out, 1 };
-  SimaCastTessPlan plan;
-  SimaStatus st = sima_casttess_check_inference (&req, &plan);
+  SimaCastTessSetRequest req = { in, out };
+  SimaStatus st = sima_casttess_set_check_inference (&req, self->plan);
+
   if (st.code == SIMA_OK)
-    st = sima_a65_casttess_prepare (&plan, &self->a65);
+    st = sima_a65_casttess_set_prepare (self->plan, self->a65);
   if (st.code == SIMA_OK) {
-    *in_bytes = plan.input_bytes;
-    *out_bytes = plan.output_bytes;
+    *in_bytes = self->plan->input_bytes;
+    *out_bytes = self->plan->output_bytes;
   }
   return st;
 }
@@ -123,15 +127,15 @@ gst_sima_cast_tess_execute_a65 (GstSimaBaseTransform * base, const void *in,
   GstSimaCastTess *self = GST_SIMA_CAST_TESS (base);
   SimaConstHostBuffer ib = { in, in_size };
   SimaHostBuffer ob = { out, out_size };
-  return sima_a65_casttess_execute (&self->a65, &ib, 1, &ob, 1);
+  return sima_a65_casttess_set_execute (self->a65, &ib, &ob);
 }
 
 static SimaStatus
 gst_sima_cast_tess_encode (GstSimaBaseTransform * base,
     SimaEv74Descriptor * desc)
 {
-  return sima_ev74_casttess_encode_relocatable (&GST_SIMA_CAST_TESS
-      (base)->a65.shared, desc);
+  return sima_ev74_casttess_set_encode_relocatable (GST_SIMA_CAST_TESS
+      (base)->plan, desc);
 }
 
 static GstCaps *
@@ -144,13 +148,14 @@ gst_sima_cast_tess_transform_caps (GstBaseTransform * trans,
 /* The core's admission for fixation: a plan of its own, so that trying
  * candidates never touches the negotiated one. */
 static gboolean
-gst_sima_cast_tess_admit (GstObject * owner, const SimaTensorSpec * in,
-    const SimaTensorSpec * out, gchar ** why)
+gst_sima_cast_tess_admit (GstObject * owner, const SimaTensorSet * in,
+    const SimaTensorSet * out, gchar ** why)
 {
-  SimaCastTessRequest req = { in, 1, out, 1 };
-  SimaCastTessPlan plan;
-  SimaStatus st = sima_casttess_check_inference (&req, &plan);
+  SimaCastTessSetRequest req = { in, out };
+  SimaCastTessSetPlan *plan = g_new (SimaCastTessSetPlan, 1);
+  SimaStatus st = sima_casttess_set_check_inference (&req, plan);
 
+  g_free (plan);
   if (st.code != SIMA_OK && why != NULL)
     *why = g_strdup (st.message);
   return st.code == SIMA_OK;
@@ -167,6 +172,16 @@ gst_sima_cast_tess_fixate_caps (GstBaseTransform * trans,
 }
 
 static void
+gst_sima_cast_tess_finalize (GObject * object)
+{
+  GstSimaCastTess *self = GST_SIMA_CAST_TESS (object);
+
+  g_free (self->plan);
+  g_free (self->a65);
+  G_OBJECT_CLASS (gst_sima_cast_tess_parent_class)->finalize (object);
+}
+
+static void
 gst_sima_cast_tess_class_init (GstSimaCastTessClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -176,6 +191,7 @@ gst_sima_cast_tess_class_init (GstSimaCastTessClass * klass)
 
   gobject_class->set_property = gst_sima_cast_tess_set_property;
   gobject_class->get_property = gst_sima_cast_tess_get_property;
+  gobject_class->finalize = gst_sima_cast_tess_finalize;
   gst_sima_tiling_install_properties (gobject_class, PROP_TILING);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
@@ -202,4 +218,6 @@ static void
 gst_sima_cast_tess_init (GstSimaCastTess * self)
 {
   gst_sima_tiling_props_init (&self->tiling);
+  self->plan = g_new0 (SimaCastTessSetPlan, 1);
+  self->a65 = g_new0 (SimaA65CastTessSetPlan, 1);
 }

@@ -50,9 +50,10 @@
 #include "gstsimadetessdequant.h"
 
 #include <simaai/kernels/a65/detessdequant.h>
-#include <simaai/kernels/ev74/detessdequant.h>
+#include <simaai/kernels/ev74/tensor_set.h>
 
 #include "gstsimacaps.h"
+#include "gstsimamemberparams.h"
 #include "gstsimatiling.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_sima_detess_dequant_debug);
@@ -64,6 +65,8 @@ enum
   PROP_SCALE,
   PROP_ZERO_POINT,
   PROP_SCALE_CONVENTION,
+  PROP_SCALES,
+  PROP_ZERO_POINTS,
 };
 
 struct _GstSimaDetessDequant
@@ -72,7 +75,11 @@ struct _GstSimaDetessDequant
   gfloat scale;                 /* object lock */
   gint zero_point;
   SimaScaleConvention convention;
-  SimaA65DetessDequantPlan a65; /* a65.shared is the core's plan */
+  GstSimaFloatArray scales;     /* per member of a set; empty: scale */
+  GstSimaIntArray zero_points;  /* per member; empty: zero-point */
+  /* the negotiated set's plans (streaming thread); large, so on the heap */
+  SimaDetessDequantSetPlan *plan;
+  SimaA65DetessDequantSetPlan *a65;
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstSimaDetessDequant, gst_sima_detess_dequant,
@@ -85,12 +92,14 @@ GST_ELEMENT_REGISTER_DEFINE (simadetessdequant, "simadetessdequant",
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
-        "dtype = (string) int8, layout = (string) { mla-tiled, mla-cblocked }"));
+        "dtype = (string) int8, layout = (string) { mla-tiled, mla-cblocked }; "
+        GST_SIMA_TENSOR_SET_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
         "dtype = (string) { float32, bfloat16 }, "
-        "layout = (string) { contiguous, strided }"));
+        "layout = (string) { contiguous, strided }; "
+        GST_SIMA_TENSOR_SET_CAPS));
 
 static void
 gst_sima_detess_dequant_set_property (GObject * object, guint prop_id,
@@ -108,6 +117,12 @@ gst_sima_detess_dequant_set_property (GObject * object, guint prop_id,
       break;
     case PROP_SCALE_CONVENTION:
       self->convention = (SimaScaleConvention) g_value_get_enum (value);
+      break;
+    case PROP_SCALES:
+      gst_sima_float_array_set (&self->scales, value);
+      break;
+    case PROP_ZERO_POINTS:
+      gst_sima_int_array_set (&self->zero_points, value);
       break;
     default:
       GST_OBJECT_UNLOCK (self);
@@ -136,6 +151,12 @@ gst_sima_detess_dequant_get_property (GObject * object, guint prop_id,
     case PROP_SCALE_CONVENTION:
       g_value_set_enum (value, self->convention);
       break;
+    case PROP_SCALES:
+      gst_sima_float_array_get (&self->scales, value);
+      break;
+    case PROP_ZERO_POINTS:
+      gst_sima_int_array_get (&self->zero_points, value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -143,61 +164,91 @@ gst_sima_detess_dequant_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
+/* Member i's parameters: the array properties' entries when they are set,
+ * the single-value properties otherwise. Object lock held. */
+static SimaDetessDequantParams
+member_params (GstSimaDetessDequant * self, guint i)
+{
+  SimaDetessDequantParams p = { 0, 0, SIMA_SCALE_MULTIPLY };
+
+  p.scale = self->scales.n > 0 && i < SIMA_TENSOR_SET_MAX_MEMBERS
+      ? self->scales.v[i] : self->scale;
+  p.zero_point = self->zero_points.n > 0 && i < SIMA_TENSOR_SET_MAX_MEMBERS
+      ? self->zero_points.v[i] : self->zero_point;
+  p.convention = self->convention;
+  return p;
+}
+
 static gboolean
 gst_sima_detess_dequant_check_properties (GstSimaBaseTransform * base)
 {
   GstSimaDetessDequant *self = GST_SIMA_DETESS_DEQUANT (base);
-  SimaDetessDequantParams params = { 0, 0, SIMA_SCALE_MULTIPLY };
-  SimaStatus st;
+  SimaDetessDequantParams params[SIMA_TENSOR_SET_MAX_MEMBERS];
+  SimaStatus st = sima_status_ok ();
+  guint i, n;
 
   GST_OBJECT_LOCK (self);
-  params.scale = self->scale;
-  params.zero_point = self->zero_point;
-  params.convention = self->convention;
+  /* every scale that can be used must be valid; the counts are checked
+   * against the set in prepare, when the set is known */
+  n = MIN (MAX (self->scales.n, 1), SIMA_TENSOR_SET_MAX_MEMBERS);
+  for (i = 0; i < n; i++)
+    params[i] = member_params (self, i);
   GST_OBJECT_UNLOCK (self);
   /* the core's own rule (bit-based: a subnormal scale is valid on a CPU
    * that flushes subnormals too) */
-  st = sima_detessdequant_check_params (&params);
+  for (i = 0; i < n && st.code == SIMA_OK; i++)
+    st = sima_detessdequant_check_params (&params[i]);
   if (st.code == SIMA_OK)
     return TRUE;
   GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-      ("simadetessdequant needs the scale property (finite, > 0): %s. "
-          "It multiplies: scale=0.007874016 (1/127) undoes multiplier=127; "
-          "with scale-convention=divide it divides (SiMa's dq_scale).",
+      ("simadetessdequant needs %s (finite, > 0): %s. It multiplies: "
+          "scale=0.007874016 (1/127) undoes multiplier=127; with "
+          "scale-convention=divide it divides (SiMa's dq_scale).",
+          n > 1 ? "one scales entry per member" : "the scale property",
           st.message), (NULL));
   return FALSE;
 }
 
-/* The core's admission of in -> out with the current properties. */
+/* The core's admission of the set in -> out with the current properties,
+ * into plan. */
 static SimaStatus
 gst_sima_detess_dequant_check (GstSimaDetessDequant * self,
-    const SimaTensorSpec * in, const SimaTensorSpec * out,
-    SimaDetessDequantPlan * plan)
+    const SimaTensorSet * in, const SimaTensorSet * out,
+    SimaDetessDequantSetPlan * plan)
 {
-  SimaDetessDequantRequest req = { in, 1, out, 1, { 0, 0, SIMA_SCALE_MULTIPLY } };
+  SimaDetessDequantParams params[SIMA_TENSOR_SET_MAX_MEMBERS];
+  SimaDetessDequantSetRequest req = { in, out, params, in->n_members };
+  guint n_scales, n_zero_points, i;
+  SimaStatus st;
 
   GST_OBJECT_LOCK (self);
-  req.params.scale = self->scale;
-  req.params.zero_point = self->zero_point;
-  req.params.convention = self->convention;
+  n_scales = self->scales.n;
+  n_zero_points = self->zero_points.n;
+  for (i = 0; i < in->n_members && i < SIMA_TENSOR_SET_MAX_MEMBERS; i++)
+    params[i] = member_params (self, i);
   GST_OBJECT_UNLOCK (self);
-  return sima_detessdequant_check_inference (&req, plan);
+  st = gst_sima_member_params_check ("scales", n_scales, in->n_members);
+  if (st.code == SIMA_OK)
+    st = gst_sima_member_params_check ("zero-points", n_zero_points,
+        in->n_members);
+  if (st.code == SIMA_OK)
+    st = sima_detessdequant_set_check_inference (&req, plan);
+  return st;
 }
 
 static SimaStatus
 gst_sima_detess_dequant_prepare (GstSimaBaseTransform * base,
-    const SimaTensorSpec * in, const SimaTensorSpec * out,
+    const SimaTensorSet * in, const SimaTensorSet * out,
     guint64 * in_bytes, guint64 * out_bytes)
 {
   GstSimaDetessDequant *self = GST_SIMA_DETESS_DEQUANT (base);
-  SimaDetessDequantPlan plan;
-  SimaStatus st = gst_sima_detess_dequant_check (self, in, out, &plan);
+  SimaStatus st = gst_sima_detess_dequant_check (self, in, out, self->plan);
 
   if (st.code == SIMA_OK)
-    st = sima_a65_detessdequant_prepare (&plan, &self->a65);
+    st = sima_a65_detessdequant_set_prepare (self->plan, self->a65);
   if (st.code == SIMA_OK) {
-    *in_bytes = plan.input_bytes;
-    *out_bytes = plan.output_bytes;
+    *in_bytes = self->plan->input_bytes;
+    *out_bytes = self->plan->output_bytes;
   }
   return st;
 }
@@ -209,19 +260,22 @@ gst_sima_detess_dequant_execute_a65 (GstSimaBaseTransform * base,
   GstSimaDetessDequant *self = GST_SIMA_DETESS_DEQUANT (base);
   SimaConstHostBuffer ib = { in, in_size };
   SimaHostBuffer ob = { out, out_size };
-  return sima_a65_detessdequant_execute (&self->a65, &ib, 1, &ob, 1);
+  return sima_a65_detessdequant_set_execute (self->a65, &ib, &ob);
 }
 
 static SimaStatus
 gst_sima_detess_dequant_encode (GstSimaBaseTransform * base,
     SimaEv74Descriptor * desc)
 {
-  return sima_ev74_detessdequant_encode_relocatable (&GST_SIMA_DETESS_DEQUANT
-      (base)->a65.shared, desc);
+  return sima_ev74_detessdequant_set_encode_relocatable
+      (GST_SIMA_DETESS_DEQUANT (base)->plan, desc);
 }
 
 /* The other side keeps the shape; the dtype and layout are the other side's
- * template choices (downstream picks the output dtype and layout). */
+ * template choices (downstream picks the output dtype and layout). A set
+ * stays a set, twice: with the template's choices as one value for every
+ * member (preferred), and with dtype and layout open for a peer that
+ * gives one entry per member. Offsets are each side's own. */
 static GstCaps *
 gst_sima_detess_dequant_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
@@ -229,16 +283,30 @@ gst_sima_detess_dequant_transform_caps (GstBaseTransform * trans,
   GstPad *other = direction == GST_PAD_SINK
       ? GST_BASE_TRANSFORM_SRC_PAD (trans) : GST_BASE_TRANSFORM_SINK_PAD (trans);
   GstCaps *templ = gst_pad_get_pad_template_caps (other);
+  const GstStructure *single = gst_caps_get_structure (templ, 0);
   GstCaps *result = gst_caps_new_empty ();
   guint i;
 
   for (i = 0; i < gst_caps_get_size (caps); i++) {
-    const GValue *shape = gst_structure_get_value (gst_caps_get_structure
-        (caps, i), "shape");
-    GstCaps *one = gst_caps_copy (templ);
+    const GstStructure *s = gst_caps_get_structure (caps, i);
+    const GValue *shape = gst_structure_get_value (s, "shape");
+    GstStructure *one = gst_structure_copy (single);
+
     if (shape != NULL)
-      gst_caps_set_value (one, "shape", shape);
-    result = gst_caps_merge (result, one);
+      gst_structure_set_value (one, "shape", shape);
+    if (gst_sima_caps_is_set (s)) {
+      GstStructure *open = gst_structure_new (GST_SIMA_TENSOR_MEDIA_TYPE,
+          "representation", G_TYPE_STRING, GST_SIMA_TENSOR_SET_REPRESENTATION,
+          NULL);
+      if (shape != NULL)
+        gst_structure_set_value (open, "shape", shape);
+      gst_structure_set (one, "representation", G_TYPE_STRING,
+          GST_SIMA_TENSOR_SET_REPRESENTATION, NULL);
+      result = gst_caps_merge_structure (result, one);
+      result = gst_caps_merge_structure (result, open);
+    } else {
+      result = gst_caps_merge_structure (result, one);
+    }
   }
   gst_caps_unref (templ);
   if (filter != NULL) {
@@ -253,13 +321,14 @@ gst_sima_detess_dequant_transform_caps (GstBaseTransform * trans,
 /* The core's admission for fixation: a plan of its own, so that trying
  * candidates never touches the negotiated one. */
 static gboolean
-gst_sima_detess_dequant_admit (GstObject * owner, const SimaTensorSpec * in,
-    const SimaTensorSpec * out, gchar ** why)
+gst_sima_detess_dequant_admit (GstObject * owner, const SimaTensorSet * in,
+    const SimaTensorSet * out, gchar ** why)
 {
-  SimaDetessDequantPlan plan;
+  SimaDetessDequantSetPlan *plan = g_new (SimaDetessDequantSetPlan, 1);
   SimaStatus st = gst_sima_detess_dequant_check (GST_SIMA_DETESS_DEQUANT
-      (owner), in, out, &plan);
+      (owner), in, out, plan);
 
+  g_free (plan);
   if (st.code != SIMA_OK && why != NULL)
     *why = g_strdup (st.message);
   return st.code == SIMA_OK;
@@ -277,6 +346,16 @@ gst_sima_detess_dequant_fixate_caps (GstBaseTransform * trans,
 }
 
 static void
+gst_sima_detess_dequant_finalize (GObject * object)
+{
+  GstSimaDetessDequant *self = GST_SIMA_DETESS_DEQUANT (object);
+
+  g_free (self->plan);
+  g_free (self->a65);
+  G_OBJECT_CLASS (gst_sima_detess_dequant_parent_class)->finalize (object);
+}
+
+static void
 gst_sima_detess_dequant_class_init (GstSimaDetessDequantClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -286,6 +365,7 @@ gst_sima_detess_dequant_class_init (GstSimaDetessDequantClass * klass)
 
   gobject_class->set_property = gst_sima_detess_dequant_set_property;
   gobject_class->get_property = gst_sima_detess_dequant_get_property;
+  gobject_class->finalize = gst_sima_detess_dequant_finalize;
 
   /**
    * GstSimaDetessDequant:scale:
@@ -330,6 +410,31 @@ gst_sima_detess_dequant_class_init (GstSimaDetessDequantClass * klass)
           SIMA_SCALE_MULTIPLY, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
   gst_type_mark_as_plugin_api (GST_TYPE_SIMA_SCALE_CONVENTION, 0);
+  /**
+   * GstSimaDetessDequant:scales:
+   *
+   * One scale per member of a tensor set, in member order, e.g. SiMa's
+   * dq_scale of each head with scale-convention=divide:
+   * `scales="<11.328456438342892,13.655735144659944>"`. Empty (the
+   * default): every member uses #GstSimaDetessDequant:scale. When set it
+   * must have exactly one entry per member of the negotiated set, each
+   * finite and > 0.
+   */
+  g_object_class_install_property (gobject_class, PROP_SCALES,
+      gst_sima_param_spec_float_array ("scales", "Scales",
+          "One scale per member of a tensor set, in member order (empty: "
+          "every member uses scale)", 0.0f, G_MAXFLOAT));
+  /**
+   * GstSimaDetessDequant:zero-points:
+   *
+   * One zero point per member of a tensor set, in member order (SiMa's
+   * dq_zp of each head). Empty (the default): every member uses
+   * #GstSimaDetessDequant:zero-point.
+   */
+  g_object_class_install_property (gobject_class, PROP_ZERO_POINTS,
+      gst_sima_param_spec_int_array ("zero-points", "Zero points",
+          "One zero point per member of a tensor set, in member order "
+          "(empty: every member uses zero-point)", G_MININT32, G_MAXINT32));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -359,4 +464,6 @@ gst_sima_detess_dequant_init (GstSimaDetessDequant * self)
   self->scale = 0.0f;
   self->zero_point = 0;
   self->convention = SIMA_SCALE_MULTIPLY;
+  self->plan = g_new0 (SimaDetessDequantSetPlan, 1);
+  self->a65 = g_new0 (SimaA65DetessDequantSetPlan, 1);
 }

@@ -340,7 +340,6 @@ gst_sima_ev74_runner_run (GstSimaEv74Runner * runner, GstBuffer * inbuf,
   GstBuffer *in = NULL, *out = NULL;
   SimaEv74Region *regions[2] = { NULL, NULL };
   SimaEv74Binding bi, bo;
-  SimaEv74Descriptor desc;
   SimaEv74Job *job = NULL;
   SimaEv74JobStats js;
   gboolean flushed = FALSE;
@@ -358,11 +357,13 @@ gst_sima_ev74_runner_run (GstSimaEv74Runner * runner, GstBuffer * inbuf,
   if (st.code == SIMA_OK)
     st = device_buffer (runner, outbuf, runner->stage_out, runner->out_bytes,
         FALSE, &out, &regions[1], &bo, stats);
-  desc = runner->desc;
+  /* bound in place (the streaming thread owns the runner; binding patches
+   * the relocation block only, and submit copies the bytes): a set's
+   * descriptor is 20 KiB, not something to copy per buffer */
   if (st.code == SIMA_OK)
-    st = sima_ev74_descriptor_bind (&desc, &bi, &bo);
+    st = sima_ev74_descriptor_bind (&runner->desc, &bi, &bo);
   if (st.code == SIMA_OK)
-    st = sima_ev74_submit (runner->dev, &desc, regions, 2, &job);
+    st = sima_ev74_submit (runner->dev, &runner->desc, regions, 2, &job);
   /* the job holds its own references on the regions */
   sima_ev74_region_unref (regions[0]);
   sima_ev74_region_unref (regions[1]);

@@ -31,9 +31,10 @@
 #include "gstsimaquanttess.h"
 
 #include <simaai/kernels/a65/quanttess.h>
-#include <simaai/kernels/ev74/quanttess.h>
+#include <simaai/kernels/ev74/tensor_set.h>
 
 #include "gstsimacaps.h"
+#include "gstsimamemberparams.h"
 #include "gstsimatiling.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_sima_quant_tess_debug);
@@ -46,6 +47,8 @@ enum
   PROP_ZERO_POINT,
   PROP_ROUNDING,
   PROP_TILING,                  /* tile-axes, tile-shape, channels */
+  PROP_MULTIPLIERS = PROP_TILING + 3,
+  PROP_ZERO_POINTS,
 };
 
 struct _GstSimaQuantTess
@@ -56,8 +59,11 @@ struct _GstSimaQuantTess
   gint zero_point;
   SimaRounding rounding;
   GstSimaTilingProps tiling;
-  /* the negotiated plan (a65.shared is the core's plan) */
-  SimaA65QuantTessPlan a65;
+  GstSimaFloatArray multipliers;        /* per set member; empty: multiplier */
+  GstSimaIntArray zero_points;          /* per member; empty: zero-point */
+  /* the negotiated set's plans (streaming thread); large, so on the heap */
+  SimaQuantTessSetPlan *plan;
+  SimaA65QuantTessSetPlan *a65;
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstSimaQuantTess, gst_sima_quant_tess,
@@ -71,11 +77,13 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
         "dtype = (string) { float32, float16, bfloat16 }, "
-        "layout = (string) { contiguous, strided }"));
+        "layout = (string) { contiguous, strided }; "
+        GST_SIMA_TENSOR_SET_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
-        "dtype = (string) int8, layout = (string) mla-tiled"));
+        "dtype = (string) int8, layout = (string) mla-tiled; "
+        GST_SIMA_TENSOR_SET_CAPS));
 
 static void
 gst_sima_quant_tess_set_property (GObject * object, guint prop_id,
@@ -94,6 +102,12 @@ gst_sima_quant_tess_set_property (GObject * object, guint prop_id,
       break;
     case PROP_ROUNDING:
       self->rounding = (SimaRounding) g_value_get_enum (value);
+      break;
+    case PROP_MULTIPLIERS:
+      gst_sima_float_array_set (&self->multipliers, value);
+      break;
+    case PROP_ZERO_POINTS:
+      gst_sima_int_array_set (&self->zero_points, value);
       break;
     default:
       known = relayout = gst_sima_tiling_set_property (&self->tiling,
@@ -125,6 +139,12 @@ gst_sima_quant_tess_get_property (GObject * object, guint prop_id,
     case PROP_ROUNDING:
       g_value_set_enum (value, self->rounding);
       break;
+    case PROP_MULTIPLIERS:
+      gst_sima_float_array_get (&self->multipliers, value);
+      break;
+    case PROP_ZERO_POINTS:
+      gst_sima_int_array_get (&self->zero_points, value);
+      break;
     default:
       if (!gst_sima_tiling_get_property (&self->tiling, PROP_TILING, prop_id,
               value))
@@ -134,59 +154,88 @@ gst_sima_quant_tess_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
+/* Member i's parameters: the array properties' entries when they are set,
+ * the single-value properties otherwise. Object lock held. */
+static SimaQuantTessParams
+member_params (GstSimaQuantTess * self, guint i)
+{
+  SimaQuantTessParams p = { 0, 0, SIMA_ROUNDING_NEAREST_EVEN };
+
+  p.multiplier = self->multipliers.n > 0 && i < SIMA_TENSOR_SET_MAX_MEMBERS
+      ? self->multipliers.v[i] : self->multiplier;
+  p.zero_point = self->zero_points.n > 0 && i < SIMA_TENSOR_SET_MAX_MEMBERS
+      ? self->zero_points.v[i] : self->zero_point;
+  p.rounding = self->rounding;
+  return p;
+}
+
 static gboolean
 gst_sima_quant_tess_check_properties (GstSimaBaseTransform * base)
 {
   GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (base);
-  SimaQuantTessParams params;
-  SimaStatus st;
+  SimaQuantTessParams params[SIMA_TENSOR_SET_MAX_MEMBERS];
+  SimaStatus st = sima_status_ok ();
+  guint i, n;
 
   GST_OBJECT_LOCK (self);
-  params.multiplier = self->multiplier;
-  params.zero_point = self->zero_point;
-  params.rounding = self->rounding;
+  n = MIN (MAX (self->multipliers.n, 1), SIMA_TENSOR_SET_MAX_MEMBERS);
+  for (i = 0; i < n; i++)
+    params[i] = member_params (self, i);
   GST_OBJECT_UNLOCK (self);
   /* the core's own rule (bit-based: a subnormal multiplier is valid on a
    * CPU that flushes subnormals too) */
-  st = sima_quanttess_check_params (&params);
+  for (i = 0; i < n && st.code == SIMA_OK; i++)
+    st = sima_quanttess_check_params (&params[i]);
   if (st.code == SIMA_OK)
     return TRUE;
   GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-      ("simaquanttess needs the multiplier property (finite, > 0): %s. "
-          "It multiplies: multiplier=127 maps [-1, 1] to [-127, 127].",
-          st.message), (NULL));
+      ("simaquanttess needs %s (finite, > 0): %s. It multiplies: "
+          "multiplier=127 maps [-1, 1] to [-127, 127].",
+          n > 1 ? "one multipliers entry per member" : "the multiplier "
+          "property", st.message), (NULL));
   return FALSE;
 }
 
-/* The core's admission of in -> out with the current properties. */
+/* The core's admission of the set in -> out with the current properties,
+ * into plan. */
 static SimaStatus
-gst_sima_quant_tess_check (GstSimaQuantTess * self, const SimaTensorSpec * in,
-    const SimaTensorSpec * out, SimaQuantTessPlan * plan)
+gst_sima_quant_tess_check (GstSimaQuantTess * self, const SimaTensorSet * in,
+    const SimaTensorSet * out, SimaQuantTessSetPlan * plan)
 {
-  SimaQuantTessRequest req = { in, 1, out, 1, { 0, 0, 0 } };
+  SimaQuantTessParams params[SIMA_TENSOR_SET_MAX_MEMBERS];
+  SimaQuantTessSetRequest req = { in, out, params, in->n_members };
+  guint n_multipliers, n_zero_points, i;
+  SimaStatus st;
 
   GST_OBJECT_LOCK (self);
-  req.params.multiplier = self->multiplier;
-  req.params.zero_point = self->zero_point;
-  req.params.rounding = self->rounding;
+  n_multipliers = self->multipliers.n;
+  n_zero_points = self->zero_points.n;
+  for (i = 0; i < in->n_members && i < SIMA_TENSOR_SET_MAX_MEMBERS; i++)
+    params[i] = member_params (self, i);
   GST_OBJECT_UNLOCK (self);
-  return sima_quanttess_check_inference (&req, plan);
+  st = gst_sima_member_params_check ("multipliers", n_multipliers,
+      in->n_members);
+  if (st.code == SIMA_OK)
+    st = gst_sima_member_params_check ("zero-points", n_zero_points,
+        in->n_members);
+  if (st.code == SIMA_OK)
+    st = sima_quanttess_set_check_inference (&req, plan);
+  return st;
 }
 
 static SimaStatus
 gst_sima_quant_tess_prepare (GstSimaBaseTransform * base,
-    const SimaTensorSpec * in, const SimaTensorSpec * out,
+    const SimaTensorSet * in, const SimaTensorSet * out,
     guint64 * in_bytes, guint64 * out_bytes)
 {
   GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (base);
-  SimaQuantTessPlan plan;
-  SimaStatus st = gst_sima_quant_tess_check (self, in, out, &plan);
+  SimaStatus st = gst_sima_quant_tess_check (self, in, out, self->plan);
 
   if (st.code == SIMA_OK)
-    st = sima_a65_quanttess_prepare (&plan, &self->a65);
+    st = sima_a65_quanttess_set_prepare (self->plan, self->a65);
   if (st.code == SIMA_OK) {
-    *in_bytes = plan.input_bytes;
-    *out_bytes = plan.output_bytes;
+    *in_bytes = self->plan->input_bytes;
+    *out_bytes = self->plan->output_bytes;
   }
   return st;
 }
@@ -198,15 +247,15 @@ gst_sima_quant_tess_execute_a65 (GstSimaBaseTransform * base, const void *in,
   GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (base);
   SimaConstHostBuffer ib = { in, in_size };
   SimaHostBuffer ob = { out, out_size };
-  return sima_a65_quanttess_execute (&self->a65, &ib, 1, &ob, 1);
+  return sima_a65_quanttess_set_execute (self->a65, &ib, &ob);
 }
 
 static SimaStatus
 gst_sima_quant_tess_encode (GstSimaBaseTransform * base,
     SimaEv74Descriptor * desc)
 {
-  return sima_ev74_quanttess_encode_relocatable (&GST_SIMA_QUANT_TESS
-      (base)->a65.shared, desc);
+  return sima_ev74_quanttess_set_encode_relocatable (GST_SIMA_QUANT_TESS
+      (base)->plan, desc);
 }
 
 static GstCaps *
@@ -219,13 +268,14 @@ gst_sima_quant_tess_transform_caps (GstBaseTransform * trans,
 /* The core's admission for fixation: a plan of its own, so that trying
  * candidates never touches the negotiated one. */
 static gboolean
-gst_sima_quant_tess_admit (GstObject * owner, const SimaTensorSpec * in,
-    const SimaTensorSpec * out, gchar ** why)
+gst_sima_quant_tess_admit (GstObject * owner, const SimaTensorSet * in,
+    const SimaTensorSet * out, gchar ** why)
 {
-  SimaQuantTessPlan plan;
+  SimaQuantTessSetPlan *plan = g_new (SimaQuantTessSetPlan, 1);
   SimaStatus st = gst_sima_quant_tess_check (GST_SIMA_QUANT_TESS (owner), in,
-      out, &plan);
+      out, plan);
 
+  g_free (plan);
   if (st.code != SIMA_OK && why != NULL)
     *why = g_strdup (st.message);
   return st.code == SIMA_OK;
@@ -242,6 +292,16 @@ gst_sima_quant_tess_fixate_caps (GstBaseTransform * trans,
 }
 
 static void
+gst_sima_quant_tess_finalize (GObject * object)
+{
+  GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (object);
+
+  g_free (self->plan);
+  g_free (self->a65);
+  G_OBJECT_CLASS (gst_sima_quant_tess_parent_class)->finalize (object);
+}
+
+static void
 gst_sima_quant_tess_class_init (GstSimaQuantTessClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -251,6 +311,7 @@ gst_sima_quant_tess_class_init (GstSimaQuantTessClass * klass)
 
   gobject_class->set_property = gst_sima_quant_tess_set_property;
   gobject_class->get_property = gst_sima_quant_tess_get_property;
+  gobject_class->finalize = gst_sima_quant_tess_finalize;
 
   /**
    * GstSimaQuantTess:multiplier:
@@ -292,6 +353,29 @@ gst_sima_quant_tess_class_init (GstSimaQuantTessClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
   gst_sima_tiling_install_properties (gobject_class, PROP_TILING);
+  /**
+   * GstSimaQuantTess:multipliers:
+   *
+   * One multiplier per member of a tensor set (a multi-input model), in
+   * member order. Empty (the default): every member uses
+   * #GstSimaQuantTess:multiplier. When set it must have exactly one entry
+   * per member of the negotiated set, each finite and > 0.
+   */
+  g_object_class_install_property (gobject_class, PROP_MULTIPLIERS,
+      gst_sima_param_spec_float_array ("multipliers", "Multipliers",
+          "One multiplier per member of a tensor set, in member order "
+          "(empty: every member uses multiplier)", 0.0f, G_MAXFLOAT));
+  /**
+   * GstSimaQuantTess:zero-points:
+   *
+   * One zero point per member of a tensor set, in member order, each -128
+   * to 127. Empty (the default): every member uses
+   * #GstSimaQuantTess:zero-point.
+   */
+  g_object_class_install_property (gobject_class, PROP_ZERO_POINTS,
+      gst_sima_param_spec_int_array ("zero-points", "Zero points",
+          "One zero point per member of a tensor set, in member order "
+          "(empty: every member uses zero-point)", -128, 127));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -324,4 +408,6 @@ gst_sima_quant_tess_init (GstSimaQuantTess * self)
   self->zero_point = 0;
   self->rounding = SIMA_ROUNDING_NEAREST_EVEN;
   gst_sima_tiling_props_init (&self->tiling);
+  self->plan = g_new0 (SimaQuantTessSetPlan, 1);
+  self->a65 = g_new0 (SimaA65QuantTessSetPlan, 1);
 }

@@ -160,14 +160,25 @@ gst_sima_tensor_src_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
-/* Open fields become float32, <1,224,224,3>, contiguous. */
+/* Open fields become float32, <1,224,224,3>, contiguous. The source makes
+ * single tensors: a neighbour's tensor-set structure (which any tensor
+ * caps intersect, its other fields being open) is no choice for it. */
 static GstCaps *
 gst_sima_tensor_src_fixate (GstBaseSrc * src, GstCaps * caps)
 {
   static const int64_t shape[4] = { 1, 224, 224, 3 };
   GstStructure *s;
+  guint i;
 
-  caps = gst_caps_make_writable (gst_caps_truncate (caps));
+  caps = gst_caps_make_writable (caps);
+  for (i = gst_caps_get_size (caps); i > 1; i--)
+    if (gst_structure_has_field (gst_caps_get_structure (caps, i - 1),
+            "representation"))
+      gst_caps_remove_structure (caps, i - 1);
+  if (gst_structure_has_field (gst_caps_get_structure (caps, 0),
+          "representation") && gst_caps_get_size (caps) > 1)
+    gst_caps_remove_structure (caps, 0);
+  caps = gst_caps_truncate (caps);
   s = gst_caps_get_structure (caps, 0);
   if (!gst_structure_has_field (s, "shape")) {
     GValue v = G_VALUE_INIT;

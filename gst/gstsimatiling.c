@@ -131,6 +131,10 @@ other_side (const GstStructure * s, GstPadDirection direction,
 
   if (shape != NULL)
     gst_structure_set_value (o, "shape", shape);
+  /* a set stays a set; its offsets are this side's own (sizes differ) */
+  if (gst_sima_caps_is_set (s))
+    gst_structure_set (o, "representation", G_TYPE_STRING,
+        GST_SIMA_TENSOR_SET_REPRESENTATION, NULL);
   if (direction == GST_PAD_SINK) {        /* dense in -> tiles out */
     gst_structure_set (o, "dtype", G_TYPE_STRING, out_dtype, "layout",
         G_TYPE_STRING, "mla-tiled", NULL);
@@ -171,9 +175,22 @@ gst_sima_tiling_transform_caps (GstPadDirection direction, GstCaps * caps,
   GstCaps *result = gst_caps_new_empty ();
   guint i;
 
-  for (i = 0; i < gst_caps_get_size (caps); i++)
-    result = gst_caps_merge_structure (result,
-        other_side (gst_caps_get_structure (caps, i), direction, out_dtype));
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    const GstStructure *s = gst_caps_get_structure (caps, i);
+    result = gst_caps_merge_structure (result, other_side (s, direction,
+            out_dtype));
+    /* a peer that gives one entry per member (dtype=<int8,int8>) cannot
+     * intersect the one-value form: the same set with the fields open */
+    if (gst_sima_caps_is_set (s)) {
+      GstStructure *open = gst_structure_new (GST_SIMA_TENSOR_MEDIA_TYPE,
+          "representation", G_TYPE_STRING, GST_SIMA_TENSOR_SET_REPRESENTATION,
+          NULL);
+      const GValue *shape = gst_structure_get_value (s, "shape");
+      if (shape != NULL)
+        gst_structure_set_value (open, "shape", shape);
+      result = gst_caps_merge_structure (result, open);
+    }
+  }
   if (filter != NULL) {
     GstCaps *tmp = gst_caps_intersect_full (filter, result,
         GST_CAPS_INTERSECT_FIRST);
@@ -322,6 +339,28 @@ add_candidates (GArray * out, const GstStructure * s,
   gst_structure_free (work);
 }
 
+/* A copy of a fixed structure; a tensor set without offsets gets the
+ * offsets its default packing gives, so that downstream (a box decoder
+ * reading heads out of the buffer) needs no layout rule of its own. */
+static GstStructure *
+with_offsets (const GstStructure * s)
+{
+  GstStructure *copy = gst_structure_copy (s);
+  SimaTensorSet set;
+  int64_t off[SIMA_TENSOR_SET_MAX_MEMBERS];
+  GValue v = G_VALUE_INIT;
+  size_t i;
+
+  if (!gst_sima_caps_is_set (s) || gst_structure_has_field (s, "offsets")
+      || !gst_sima_caps_to_set (s, &set, NULL))
+    return copy;
+  for (i = 0; i < set.n_members; i++)
+    off[i] = (int64_t) set.members[i].offset;
+  gst_sima_value_set_int64_array (&v, off, (int) set.n_members);
+  gst_structure_take_value (copy, "offsets", &v);
+  return copy;
+}
+
 /* The work of gst_sima_fixate_admitted, with preferred field values. */
 static GstCaps *
 fixate_admitted (GstObject * owner, GstDebugCategory * cat,
@@ -329,7 +368,7 @@ fixate_admitted (GstObject * owner, GstDebugCategory * cat,
     GstCaps * othercaps, const GstStructure * prefs)
 {
   GArray *cands;
-  SimaTensorSpec fixed, spec;
+  SimaTensorSet fixed, set;
   gboolean have_fixed;
   const Candidate *pick = NULL;
   GstCaps *result;
@@ -348,13 +387,13 @@ fixate_admitted (GstObject * owner, GstDebugCategory * cat,
   /* Without a spec for this side there is nothing to admit against:
    * set_caps will say why. */
   have_fixed = caps != NULL && gst_caps_get_size (caps) > 0
-      && gst_sima_caps_to_spec (gst_caps_get_structure (caps, 0), &fixed,
+      && gst_sima_caps_to_set (gst_caps_get_structure (caps, 0), &fixed,
       NULL);
   for (i = 0; have_fixed && pick == NULL && i < cands->len; i++) {
     const Candidate *c = &g_array_index (cands, Candidate, i);
-    gboolean ok = gst_sima_caps_to_spec (c->s, &spec, &why)
-        && (direction == GST_PAD_SINK ? admit (owner, &fixed, &spec, &why)
-        : admit (owner, &spec, &fixed, &why));
+    gboolean ok = gst_sima_caps_to_set (c->s, &set, &why)
+        && (direction == GST_PAD_SINK ? admit (owner, &fixed, &set, &why)
+        : admit (owner, &set, &fixed, &why));
 
     if (ok)
       pick = c;
@@ -371,7 +410,7 @@ fixate_admitted (GstObject * owner, GstDebugCategory * cat,
         : "no spec for the fixed side", pick->s);
   }
   result = gst_caps_new_empty ();
-  gst_caps_append_structure_full (result, gst_structure_copy (pick->s),
+  gst_caps_append_structure_full (result, with_offsets (pick->s),
       pick->features ? gst_caps_features_copy (pick->features) : NULL);
   g_array_unref (cands);
   gst_caps_unref (othercaps);
@@ -406,9 +445,18 @@ gst_sima_tiling_fixate_caps (GstObject * owner, GstDebugCategory * cat,
   props = *t;
   GST_OBJECT_UNLOCK (owner);
   /* the tiled side has the input's shape, so its rank picks the default */
-  if (caps != NULL && gst_caps_get_size (caps) > 0)
-    rank = gst_sima_structure_get_int_array (gst_caps_get_structure (caps, 0),
-        "shape", shape, SIMA_MAX_RANK);
+  if (caps != NULL && gst_caps_get_size (caps) > 0) {
+    const GstStructure *in = gst_caps_get_structure (caps, 0);
+    SimaTensorSet set;
+    /* a set's tiling preference is one value for every member: the
+     * default for its first member's rank */
+    if (gst_sima_caps_is_set (in))
+      rank = gst_sima_caps_to_set (in, &set, NULL)
+          ? set.members[0].spec.rank : -1;
+    else
+      rank = gst_sima_structure_get_int_array (in, "shape", shape,
+          SIMA_MAX_RANK);
+  }
   sima_mla_tiled_default (rank > 0 ? rank : 1, &def);
   /* in order of importance: the field order is the order of the misses */
   prefs = gst_structure_new_empty ("preferred");

@@ -14,6 +14,7 @@
 #define GST_SIMA_TILING_H
 
 #include <gst/gst.h>
+#include <simaai/kernels/tensor_set.h>
 #include <simaai/kernels/types.h>
 
 G_BEGIN_DECLS
@@ -48,7 +49,7 @@ GstCaps *gst_sima_tiling_transform_caps (GstPadDirection direction,
  * admitted; otherwise FALSE and, if why is not NULL, *why = the core's
  * message (g_free it). */
 typedef gboolean (*GstSimaAdmitFunc) (GstObject * owner,
-    const SimaTensorSpec * in, const SimaTensorSpec * out, gchar ** why);
+    const SimaTensorSet * in, const SimaTensorSet * out, gchar ** why);
 
 /* fixate_caps for any of the converters. Candidates are the structures of
  * othercaps and, within each, every combination of the values of its list

@@ -11,7 +11,17 @@
  *       buffers of those caps; every OUT buffer must equal what the core's
  *       A65 path makes of the IN buffer (for strided outputs: every element;
  *       holes are not compared). PARAMS: --multiplier M --zero-point Z
- *       --rounding R (quanttess), --scale S --zero-point Z (detessdequant).
+ *       --rounding R (quanttess), --scale S --zero-point Z [--divide]
+ *       (detessdequant; --divide: scale-convention=divide).
+ *   sima-tensor-check sima-dequant --in-caps SET --out-caps SET
+ *       --dq-scales S0,S1,... --dq-zps Z0,Z1,... IN OUT
+ *       IN holds buffers of an INT8 tiled tensor set (an MLA output), OUT
+ *       the FP32 or BF16 contiguous set simadetessdequant made of them
+ *       with SiMa's dq values (scale-convention=divide): every value must
+ *       be (q - dq_zp) / dq_scale, computed here on its own: dq_scale
+ *       rounded to binary32, the quotient of the two in double rounded to
+ *       binary32 (correctly rounded: a double holds more than twice a
+ *       float's precision), then to BF16 nearest even.
  * Prints a line a person can read and exits non-zero on any difference.
  */
 #include <simaai/kernels/a65/casttess.h>
@@ -28,8 +38,10 @@
 
 typedef struct {
   const char *op, *in_caps, *out_caps, *in_path, *out_path, *rounding;
+  const char *dq_scales, *dq_zps;
   double step, multiplier, scale;
   long zero_point;
+  int divide;
 } Args;
 
 static int
@@ -38,7 +50,9 @@ usage (void)
   fprintf (stderr, "usage: sima-tensor-check roundtrip --step S IN OUT\n"
       "       sima-tensor-check quanttess|casttess|detessdequant "
       "--in-caps CAPS --out-caps CAPS [--multiplier M] [--scale S] "
-      "[--zero-point Z] [--rounding R] IN OUT\n");
+      "[--zero-point Z] [--rounding R] [--divide] IN OUT\n"
+      "       sima-tensor-check sima-dequant --in-caps SET --out-caps SET "
+      "--dq-scales S,... --dq-zps Z,... IN OUT\n");
   return 2;
 }
 
@@ -141,7 +155,8 @@ run_core (const Args *a, const SimaTensorSpec *in, const SimaTensorSpec *out,
   }
   {
     SimaDetessDequantRequest req = { in, 1, out, 1,
-      { (float) a->scale, (int32_t) a->zero_point, SIMA_SCALE_MULTIPLY } };
+      { (float) a->scale, (int32_t) a->zero_point,
+        a->divide ? SIMA_SCALE_DIVIDE : SIMA_SCALE_MULTIPLY } };
     SimaDetessDequantPlan plan;
     SimaA65DetessDequantPlan a65;
     st = sima_detessdequant_check_inference (&req, &plan);
@@ -211,6 +226,118 @@ compare_op (const Args *a)
   return differ != 0;
 }
 
+/* "a,b,c" -> up to max doubles; the count. */
+static int
+parse_list (const char *text, double *out, int max)
+{
+  gchar **parts = g_strsplit (text ? text : "", ",", -1);
+  int n = 0;
+
+  while (parts[n] != NULL && n < max) {
+    out[n] = g_ascii_strtod (parts[n], NULL);
+    n++;
+  }
+  g_strfreev (parts);
+  return n;
+}
+
+static SimaTensorSet
+set_of (const char *caps_str)
+{
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  SimaTensorSet set;
+  gchar *error = NULL;
+
+  if (caps == NULL || !gst_sima_caps_to_set (gst_caps_get_structure (caps, 0),
+          &set, &error)) {
+    fprintf (stderr, "sima-tensor-check: bad caps '%s': %s\n", caps_str,
+        error ? error : "not caps");
+    exit (2);
+  }
+  gst_caps_unref (caps);
+  return set;
+}
+
+/* BF16 nearest even of a binary32 that is not NaN. */
+static uint16_t
+bf16_of (float f)
+{
+  uint32_t u;
+  memcpy (&u, &f, 4);
+  return (uint16_t) ((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+}
+
+static int
+sima_dequant (const Args *a)
+{
+  SimaTensorSet in = set_of (a->in_caps), out = set_of (a->out_caps);
+  SimaTensorSetLayout il, ol;
+  double scales[SIMA_TENSOR_SET_MAX_MEMBERS], zps[SIMA_TENSOR_SET_MAX_MEMBERS];
+  gsize in_size, out_size, k, buffers, values = 0, differ = 0;
+  guint8 *in_data = read_file (a->in_path, &in_size);
+  guint8 *out_data = read_file (a->out_path, &out_size);
+  SimaStatus st = sima_tensor_set_check (&in, "input", &il);
+  size_t m;
+
+  if (st.code == SIMA_OK)
+    st = sima_tensor_set_check (&out, "output", &ol);
+  if (st.code != SIMA_OK || in.n_members != out.n_members
+      || parse_list (a->dq_scales, scales, SIMA_TENSOR_SET_MAX_MEMBERS)
+      != (int) in.n_members
+      || parse_list (a->dq_zps, zps, SIMA_TENSOR_SET_MAX_MEMBERS)
+      != (int) in.n_members || il.capacity == 0 || ol.capacity == 0
+      || in_size % il.capacity != 0 || out_size % ol.capacity != 0
+      || in_size / il.capacity != out_size / ol.capacity) {
+    fprintf (stderr, "sima-tensor-check: %s; the sets, their dq values and "
+        "%zu input / %zu output bytes do not match\n", st.message, in_size,
+        out_size);
+    return 1;
+  }
+  buffers = in_size / il.capacity;
+  for (k = 0; k < buffers; k++)
+    for (m = 0; m < in.n_members; m++) {
+      const SimaTensorSpec *is = &in.members[m].spec, *os = &out.members[m].spec;
+      const guint8 *ib = in_data + k * il.capacity + in.members[m].offset;
+      const guint8 *ob = out_data + k * ol.capacity + out.members[m].offset;
+      float dq_scale = (float) scales[m];
+      int64_t coords[SIMA_MAX_RANK] = { 0 };
+      SimaTiledGeometry g;
+      uint64_t i, n = 1;
+      int d, bf16 = os->dtype == SIMA_DTYPE_BFLOAT16;
+
+      st = sima_tiled_geometry_init (is, 1, "input", &g);
+      if (st.code != SIMA_OK || os->layout != SIMA_LAYOUT_CONTIGUOUS) {
+        fprintf (stderr, "sima-tensor-check: member %zu: %s\n", m,
+            st.code != SIMA_OK ? st.message : "the output must be contiguous");
+        return 1;
+      }
+      for (d = 0; d < is->rank; d++)
+        n *= (uint64_t) is->shape[d];
+      for (i = 0; i < n; i++) {
+        int8_t q = (int8_t) ib[sima_tiled_element_offset (&g, coords)];
+        float want = (float) (((double) q - zps[m]) / (double) dq_scale);
+        if (bf16) {
+          uint16_t got;
+          memcpy (&got, ob + 2 * i, 2);
+          differ += got != bf16_of (want);
+        } else {
+          float got;
+          memcpy (&got, ob + 4 * i, 4);
+          differ += memcmp (&got, &want, 4) != 0;
+        }
+        for (d = is->rank - 1; d >= 0 && ++coords[d] == is->shape[d]; d--)
+          coords[d] = 0;
+      }
+      values += n;
+    }
+  printf ("%zu buffers, %zu members, %zu values: %s (q - dq_zp) / dq_scale "
+      "(%zu differ)\n", buffers, in.n_members, values,
+      differ == 0 ? "every value is" : "NOT all", differ);
+  g_free (in_data);
+  g_free (out_data);
+  return differ != 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -238,6 +365,12 @@ main (int argc, char **argv)
       a.zero_point = atol (v), i++;
     else if (strcmp (argv[i], "--rounding") == 0 && v)
       a.rounding = v, i++;
+    else if (strcmp (argv[i], "--divide") == 0)
+      a.divide = 1;
+    else if (strcmp (argv[i], "--dq-scales") == 0 && v)
+      a.dq_scales = v, i++;
+    else if (strcmp (argv[i], "--dq-zps") == 0 && v)
+      a.dq_zps = v, i++;
     else if (a.in_path == NULL)
       a.in_path = argv[i];
     else if (a.out_path == NULL)
@@ -249,6 +382,8 @@ main (int argc, char **argv)
     return usage ();
   if (strcmp (a.op, "roundtrip") == 0)
     return a.step > 0 ? roundtrip (&a) : usage ();
+  if (strcmp (a.op, "sima-dequant") == 0)
+    return a.in_caps && a.out_caps ? sima_dequant (&a) : usage ();
   if ((strcmp (a.op, "quanttess") != 0 && strcmp (a.op, "casttess") != 0
           && strcmp (a.op, "detessdequant") != 0) || !a.in_caps
       || !a.out_caps)
