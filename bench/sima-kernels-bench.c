@@ -268,7 +268,7 @@ specs (const Case *c, SimaTensorSpec *dense, SimaTensorSpec *tiled)
   memset (tiled->strides_bytes, 0, sizeof tiled->strides_bytes);
   tiled->dtype = c->kind == OP_CAST ? SIMA_DTYPE_BFLOAT16 : SIMA_DTYPE_INT8;
   tiled->tiled = (SimaMlaTiled) { {-1, 0, 1, 2}, {1, 8, 16, 16},
-    c->channels };
+    c->channels, 0 };
 }
 
 static void
