@@ -313,7 +313,7 @@ specs (const Case *c, SimaTensorSpec *dense, SimaTensorSpec *tiled)
   memset (tiled->strides_bytes, 0, sizeof tiled->strides_bytes);
   tiled->dtype = c->kind == OP_CAST ? SIMA_DTYPE_BFLOAT16 : SIMA_DTYPE_INT8;
   tiled->tiled = (SimaMlaTiled) { {-1, 0, 1, 2}, {1, 8, 16, 16},
-    c->channels };
+    c->channels, 0 };
 }
 
 /* The YOLOv8n detection heads as the MLA writes them: INT8 pad16, channels
@@ -351,7 +351,7 @@ setup_set (Case *c)
     out[i].layout = SIMA_LAYOUT_CONTIGUOUS;
     in[i].layout = SIMA_LAYOUT_MLA_TILED;
     in[i].tiled = (SimaMlaTiled) { {-1, 0, 1, 2}, {1, 1, hw[i], ch[i]},
-      SIMA_CHANNELS_PAD16 };
+      SIMA_CHANNELS_PAD16, 0 };
     params[i] = (SimaDetessDequantParams) { scales[i], zps[i],
       SIMA_SCALE_DIVIDE };
   }

@@ -56,6 +56,10 @@ read_specs (const uint8_t *d, unsigned flags, SimaTensorSpec *in,
   memset (in->strides_bytes, 0, sizeof in->strides_bytes);
   if (flags & SIMA_EV74_DD_FLAG_CBLOCKED) {
     in->layout = SIMA_LAYOUT_MLA_CBLOCKED;
+    if (flags & SIMA_EV74_DD_FLAG_CBLOCK)
+      return sima_status_make (SIMA_INVALID_DESCRIPTOR,
+          "DetessDequant descriptor flags %#x: CBLOCK (tile order of an "
+          "mla-tiled input) with CBLOCKED (an mla-cblocked input)", flags);
     if (sima_ev74_get_u8 (d, OFF (channels)) != 0
         || !sima_ev74_all_zero (d, OFF (axes), 4)
         || !sima_ev74_all_zero (d, OFF (tile_shape), 32))
@@ -66,6 +70,8 @@ read_specs (const uint8_t *d, unsigned flags, SimaTensorSpec *in,
   }
   in->layout = SIMA_LAYOUT_MLA_TILED;
   in->tiled.channels = (SimaChannels) sima_ev74_get_u8 (d, OFF (channels));
+  /* CBLOCK with compact channels fails the core admission (invalid-tiling) */
+  in->tiled.cblock = (flags & SIMA_EV74_DD_FLAG_CBLOCK) != 0;
   for (i = 0; i < 4; i++) {
     in->tiled.axes[i] = (int8_t) sima_ev74_get_u8 (d, OFF (axes) + i);
     in->tiled.tile_shape[i] = sima_ev74_get_i64 (d, OFF (tile_shape) + 8 * i);

@@ -13,7 +13,8 @@
  * Per panel: gather its INT8 values from the tiles, in output order, into a
  * 4 KiB input slot (runs along the innermost logical axis: channel runs are
  * contiguous bytes, merged into 2D transfers across pixels; other axes are
- * a byte per row at the tile's pitch; padding and gaps are never read),
+ * a byte per row at the tile's pitch; padding and gaps are never read;
+ * cblock tiles cut channel runs at their 16-channel blocks),
  * wait, look every value up in the table of 256 exact results, and write
  * the results (one transfer for a dense panel, exact runs for a strided
  * one). Slots alternate as in the pack worker.
@@ -65,7 +66,7 @@ source_run (const SimaDetessDequantPlan *plan, const int64_t *coord,
   const SimaTiledGeometry *g = &plan->input_geometry;
   const int a = plan->input.rank - 1;
   const SimaTileClass *cls;
-  int64_t ti[4], left = plan->input.shape[a] - coord[a], tile;
+  int64_t ti[4], left = plan->input.shape[a] - coord[a], tile, unit;
   int k, role = -1;
 
   *offset = sima_tiled_element_offset (g, coord);
@@ -82,20 +83,27 @@ source_run (const SimaDetessDequantPlan *plan, const int64_t *coord,
   }
   cls = &g->classes[sima_tiled_class_of (g, ti)];
   tile = g->tiled.tile_shape[role] - coord[a] % g->tiled.tile_shape[role];
+  /* channels a pixel keeps together: all its stored channels, or with
+   * cblock the 16 of its block (the next block is P pixels further on) */
+  unit = g->tiled.cblock ? 16 : cls->stored_channels;
+  if (role == SIMA_MLA_C && g->tiled.cblock) {
+    int64_t block = 16 - coord[a] % g->tiled.tile_shape[role] % 16;
+    tile = tile < block ? tile : block;
+  }
   *limit = (uint64_t) (left < tile ? left : tile);
   switch (role) {
     case SIMA_MLA_C:
       *step = 1;
       break;
     case SIMA_MLA_W:
-      *step = (uint64_t) cls->stored_channels;
+      *step = (uint64_t) unit;
       break;
     case SIMA_MLA_H:
-      *step = (uint64_t) (cls->extent[SIMA_MLA_W] * cls->stored_channels);
+      *step = (uint64_t) (cls->extent[SIMA_MLA_W] * unit);
       break;
     default:
       *step = (uint64_t) (cls->extent[SIMA_MLA_H] * cls->extent[SIMA_MLA_W]
-          * cls->stored_channels);
+          * unit);
   }
 }
 

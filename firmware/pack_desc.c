@@ -40,7 +40,7 @@ read_specs (const uint8_t *d, uint32_t length, const char *op,
     return bad (op, "version", sima_ev74_get_u16 (d, OFF (version)));
   if (length != SIMA_EV74_PACK_BYTES)
     return bad (op, "length", length);
-  if (sima_ev74_get_u16 (d, OFF (flags)) != 0)
+  if (sima_ev74_get_u16 (d, OFF (flags)) & ~(unsigned) SIMA_EV74_PACK_FLAGS_KNOWN)
     return bad (op, "flags", sima_ev74_get_u16 (d, OFF (flags)));
   if (!sima_ev74_all_zero (d, OFF (reserved0), 3)
       || !sima_ev74_all_zero (d, OFF (reserved1), 4)
@@ -82,6 +82,9 @@ read_specs (const uint8_t *d, uint32_t length, const char *op,
     out->tiled.tile_shape[i] = sima_ev74_get_i64 (d, OFF (tile_shape) + 8 * i);
   }
   out->tiled.channels = (SimaChannels) sima_ev74_get_u8 (d, OFF (channels));
+  /* CBLOCK with compact channels fails the core admission (invalid-tiling) */
+  out->tiled.cblock = (sima_ev74_get_u16 (d, OFF (flags))
+      & SIMA_EV74_PACK_FLAG_CBLOCK) != 0;
   return sima_status_ok ();
 }
 

@@ -16,7 +16,10 @@
  * lay the codes out in the output slot (INT8: one byte per stored channel;
  * BF16: the pixel's low-byte plane, then its high-byte plane; padding
  * channels and the alignment gap written every time), and write the slot
- * with one DMA. Two slots alternate: the next task's input is in flight
+ * with one DMA. The tile is a sequence of *units*: a pixel's stored
+ * channels, or with cblock (docs/layout.md) the 16 stored channels of one
+ * pixel in one 16-channel block (block b holds every pixel of the tile,
+ * units b*P .. b*P + P-1). Two slots alternate: the next task's input is in flight
  * while the current one is converted, and an output slot is reused only
  * after its previous write has completed. The numerics are the core's
  * header-only exact integer stages, so nothing depends on the device's
@@ -48,10 +51,43 @@ typedef struct {
   int in_tile;
 } TaskIter;
 
-/* Channels [a, b) of one pixel. */
+/* Channels [a, b) of one unit (relative to the unit's first channel). */
 typedef struct {
   int64_t a, b;
 } Range;
+
+/* One unit of a tile: its pixel (D, H, W order inside the tile), its first
+ * channel and its value channels. */
+typedef struct {
+  int64_t pixel, base, ec;
+} Unit;
+
+/* Stored channels of a unit of a class's tiles. */
+static uint64_t
+unit_stored (const SimaFwPackJob *job, const SimaTileClass *cls)
+{
+  return job->output_geometry.tiled.cblock ? 16
+      : (uint64_t) cls->stored_channels;
+}
+
+static void
+unit_of (const SimaFwPackJob *job, const SimaTileClass *cls, int64_t u,
+    Unit *x)
+{
+  const int64_t ec = cls->extent[SIMA_MLA_C];
+
+  if (job->output_geometry.tiled.cblock) {
+    int64_t pixels = cls->extent[SIMA_MLA_D] * cls->extent[SIMA_MLA_H]
+        * cls->extent[SIMA_MLA_W];
+    x->pixel = u % pixels;
+    x->base = 16 * (u / pixels);
+    x->ec = ec - x->base < 16 ? ec - x->base : 16;   /* >= 1: pad16 */
+  } else {
+    x->pixel = u;
+    x->base = 0;
+    x->ec = ec;
+  }
+}
 
 static uint64_t
 gcd (uint64_t a, uint64_t b)
@@ -78,7 +114,7 @@ class_chunk (const SimaFwPackJob *job, const SimaTileClass *cls, uint64_t max)
 
   if (job->output_geometry.element_bytes == 1 || cls->stored_channels == 0)
     return max;
-  px = (uint64_t) cls->stored_channels * 2;
+  px = unit_stored (job, cls) * 2;   /* whole units: 32 bytes with cblock */
   step = px / gcd (px, 16) * 16;
   return step <= max ? max / step * step : max;
 }
@@ -137,28 +173,31 @@ task_next (TaskIter *it, Task *t)
   return 1;
 }
 
-/* Bytes of one pixel in the tile: stored channels times planes. */
+/* Bytes of one unit in the tile: its stored channels times planes. */
 static uint64_t
-pixel_bytes (const SimaFwPackJob *job, const Task *t)
+unit_bytes (const SimaFwPackJob *job, const Task *t)
 {
-  return (uint64_t) t->cls->stored_channels
+  return unit_stored (job, t->cls)
       * (uint64_t) job->output_geometry.element_bytes;
 }
 
-/* The value channels pixel p needs for the task's bytes [b0, hi): per byte
+/* The value channels unit u needs for the task's bytes [b0, hi): per byte
  * plane the channels whose byte lies in range, clipped to the value
  * channels, sorted and merged. 0, 1 or 2 ranges (2 when a task starts in a
- * BF16 pixel's low plane and ends in its high plane). */
+ * BF16 unit's low plane and ends in its high plane). */
 static int
-pixel_ranges (const SimaFwPackJob *job, const Task *t, int64_t p,
+pixel_ranges (const SimaFwPackJob *job, const Task *t, int64_t u,
     uint64_t hi, Range r[2])
 {
-  const uint64_t s = (uint64_t) t->cls->stored_channels;
-  const int64_t ec = t->cls->extent[SIMA_MLA_C];
+  const uint64_t s = unit_stored (job, t->cls);
   const int planes = job->output_geometry.element_bytes;
-  uint64_t base = (uint64_t) p * pixel_bytes (job, t);
+  uint64_t base = (uint64_t) u * unit_bytes (job, t);
+  Unit x;
+  int64_t ec;
   int k, n = 0;
 
+  unit_of (job, t->cls, u, &x);
+  ec = x.ec;
   for (k = 0; k < planes; k++) {
     uint64_t start = base + (uint64_t) k * s, end = start + s;
     uint64_t lo = t->b0 > start ? t->b0 : start, top = hi < end ? hi : end;
@@ -182,7 +221,8 @@ pixel_ranges (const SimaFwPackJob *job, const Task *t, int64_t p,
   return n;
 }
 
-/* Bus address of pixel p of the task's tile (channel 0). */
+/* Bus address of pixel p of the task's tile (channel 0; a unit adds its
+ * first channel). */
 static uint64_t
 pixel_bus (const SimaFwPackJob *job, const Task *t, int64_t p)
 {
@@ -200,14 +240,16 @@ typedef struct {
   uint64_t bus, pitch;
   uint32_t n;
   uint8_t *local;
+  int64_t channels;             /* of every pixel of the run */
 } PixelRun;
 
 /* One 2D transfer per channel across the run, or one per pixel across its
  * channels, whichever issues fewer commands. */
 static int
-run_flush (SimaFwHal *hal, unsigned tag, PixelRun *r, int64_t channels,
-    uint64_t sc, uint32_t scalar)
+run_flush (SimaFwHal *hal, unsigned tag, PixelRun *r, uint64_t sc,
+    uint32_t scalar)
 {
+  const int64_t channels = r->channels;
   uint32_t px = (uint32_t) channels * scalar, i;
   uint32_t pitch = r->n > 1 ? (uint32_t) r->pitch : 0;
   int err = 0;
@@ -232,19 +274,22 @@ run_add (SimaFwHal *hal, unsigned tag, PixelRun *r, uint64_t bus,
 {
   int err;
 
-  if (r->n == 1 && bus > r->bus && bus - r->bus < SIMA_EV74_APERTURE_LIMIT) {
+  if (r->n == 1 && channels == r->channels && bus > r->bus
+      && bus - r->bus < SIMA_EV74_APERTURE_LIMIT) {
     r->pitch = bus - r->bus;
     r->n = 2;
     return 0;
   }
-  if (r->n > 1 && bus == r->bus + (uint64_t) r->n * r->pitch) {
+  if (r->n > 1 && channels == r->channels
+      && bus == r->bus + (uint64_t) r->n * r->pitch) {
     r->n++;
     return 0;
   }
-  err = run_flush (hal, tag, r, channels, sc, scalar);
+  err = run_flush (hal, tag, r, sc, scalar);
   r->bus = bus;
   r->n = 1;
   r->local = local;
+  r->channels = channels;
   return err;
 }
 
@@ -261,42 +306,44 @@ gather (SimaFwHal *hal, unsigned tag, const SimaFwPackJob *job,
   const int64_t ec = cls->extent[SIMA_MLA_C];
   const uint64_t scalar = (uint64_t) job->input_view.scalar_bytes;
   const uint64_t sc = (uint64_t) job->walk.dim_stride[SIMA_MLA_C];
-  const uint64_t px = pixel_bytes (job, t);
+  const uint64_t ub = unit_bytes (job, t);
   const int adjacent = ec == 1 || sc == scalar;   /* channels side by side */
   uint64_t hi = t->b1 < cls->payload_bytes ? t->b1 : cls->payload_bytes;
   uint64_t at = 0;
   SimaFwSegments seg;
-  PixelRun run = { 0, 0, 0, local };
-  int64_t p;
+  PixelRun run = { 0, 0, 0, local, 0 };
+  int64_t u;
   int err = 0;
 
   simafw_segments_init (&seg, 0, tag);
-  for (p = (int64_t) (t->b0 / px); (uint64_t) p * px < hi; p++) {
+  for (u = (int64_t) (t->b0 / ub); (uint64_t) u * ub < hi; u++) {
     Range r[2];
-    int n = pixel_ranges (job, t, p, hi, r), i;
-    uint64_t base = pixel_bus (job, t, p);
+    int n = pixel_ranges (job, t, u, hi, r), i;
+    Unit x;
+    uint64_t base;
 
-    if (n == 1 && r[0].a == 0 && r[0].b == ec && !adjacent) {
-      err |= run_add (hal, tag, &run, base, local + at, ec, sc,
+    unit_of (job, cls, u, &x);
+    base = pixel_bus (job, t, x.pixel) + (uint64_t) x.base * sc;
+    if (n == 1 && r[0].a == 0 && r[0].b == x.ec && !adjacent) {
+      err |= run_add (hal, tag, &run, base, local + at, x.ec, sc,
           (uint32_t) scalar);
-      at += (uint64_t) ec * scalar;
+      at += (uint64_t) x.ec * scalar;
       continue;
     }
     for (i = 0; i < n; i++) {
       uint64_t bus = base + (uint64_t) r[i].a * sc;
       uint64_t bytes = (uint64_t) (r[i].b - r[i].a) * scalar;
       if (!adjacent) {          /* part of a pixel, channels apart */
-        PixelRun one = { bus, 0, 1, local + at };
-        err |= run_flush (hal, tag, &run, ec, sc, (uint32_t) scalar);
-        err |= run_flush (hal, tag, &one, r[i].b - r[i].a, sc,
-            (uint32_t) scalar);
+        PixelRun one = { bus, 0, 1, local + at, r[i].b - r[i].a };
+        err |= run_flush (hal, tag, &run, sc, (uint32_t) scalar);
+        err |= run_flush (hal, tag, &one, sc, (uint32_t) scalar);
       } else {
         err |= simafw_segments_add (hal, &seg, bus, bytes, local + at);
       }
       at += bytes;
     }
   }
-  err |= run_flush (hal, tag, &run, ec, sc, (uint32_t) scalar);
+  err |= run_flush (hal, tag, &run, sc, (uint32_t) scalar);
   return err | simafw_segments_flush (hal, &seg);
 }
 
@@ -331,24 +378,28 @@ convert (const SimaFwPackJob *job, uint8_t *slot, uint64_t n)
   }
 }
 
-/* Lays the codes out as the task's output bytes: per pixel and plane, the
+/* Lays the codes out as the task's output bytes: per unit and plane, the
  * code byte of each value channel or the padding byte, then zero up to b1. */
 static void
 emit (const SimaFwPackJob *job, const Task *t, const uint8_t *codes,
     uint8_t *out)
 {
   const SimaTileClass *cls = t->cls;
-  const uint64_t s = (uint64_t) cls->stored_channels, px = pixel_bytes (job, t);
-  const int64_t ec = cls->extent[SIMA_MLA_C];
+  const uint64_t s = unit_stored (job, cls), px = unit_bytes (job, t);
   const int planes = job->output_geometry.element_bytes;
   uint64_t hi = t->b1 < cls->payload_bytes ? t->b1 : cls->payload_bytes;
-  uint64_t done = 0;            /* codes consumed by earlier pixels */
+  uint64_t done = 0;            /* codes consumed by earlier units */
   int64_t p;
 
   for (p = (int64_t) (t->b0 / px); (uint64_t) p * px < hi; p++) {
     Range r[2];
     int n = pixel_ranges (job, t, p, hi, r), k;
     uint64_t first = n > 0 ? (uint64_t) (r[0].b - r[0].a) : 0;
+    Unit x;
+    int64_t ec;
+
+    unit_of (job, cls, p, &x);
+    ec = x.ec;
     for (k = 0; k < planes; k++) {
       uint64_t start = (uint64_t) p * px + (uint64_t) k * s;
       uint64_t lo = t->b0 > start ? t->b0 : start;
@@ -376,7 +427,7 @@ static uint64_t
 task_values (const SimaFwPackJob *job, const Task *t)
 {
   uint64_t hi = t->b1 < t->cls->payload_bytes ? t->b1 : t->cls->payload_bytes;
-  uint64_t px = pixel_bytes (job, t), n = 0;
+  uint64_t px = unit_bytes (job, t), n = 0;
   int64_t p;
 
   for (p = (int64_t) (t->b0 / px); (uint64_t) p * px < hi; p++) {

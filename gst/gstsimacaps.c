@@ -169,7 +169,12 @@ spec_from_fields (FieldGetter get, gpointer user, SimaTensorSpec *spec,
     if (name == NULL || !sima_channels_from_name (name,
             &spec->tiled.channels))
       return fail (error, "caps field channels is %s; it must be compact or "
-          "pad16", name ? name : "missing");
+          "pad16", name ? name : "missing");    /* SiMa's cblock tile order; absent: the plain order */
+    GET ("cblock", FALSE);
+    if (v != NULL && !G_VALUE_HOLDS_BOOLEAN (v))
+      return fail (error, "caps field cblock must be a boolean, "
+          "cblock=(boolean)true");
+    spec->tiled.cblock = v != NULL && g_value_get_boolean (v);
   }
 #undef GET
   return TRUE;

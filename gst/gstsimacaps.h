@@ -10,6 +10,8 @@
  *   tile-axes  array of 4 int, D,H,W,C logical axes, -1 absent (mla-tiled)
  *   tile-shape array of 4 int, D,H,W,C tile extents (mla-tiled)
  *   channels   string  compact | pad16 (mla-tiled)
+ *   cblock     boolean SiMa's 16-channel blocks inside each tile (mla-tiled,
+ *              pad16 only); absent: false
  * A tensor set (several tensors in one buffer, simaai/kernels/tensor_set.h)
  * is announced with representation=(string)tensor-set; each field above
  * then holds one entry per member, in member order (dtype=(string)<int8,

@@ -46,8 +46,8 @@ enum
   PROP_MULTIPLIER,
   PROP_ZERO_POINT,
   PROP_ROUNDING,
-  PROP_TILING,                  /* tile-axes, tile-shape, channels */
-  PROP_MULTIPLIERS = PROP_TILING + 3,
+  PROP_TILING,                  /* tile-axes, tile-shape, channels, cblock */
+  PROP_MULTIPLIERS = PROP_TILING + GST_SIMA_TILING_N_PROPS,
   PROP_ZERO_POINTS,
 };
 

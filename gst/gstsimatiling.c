@@ -12,6 +12,7 @@ gst_sima_tiling_props_init (GstSimaTilingProps * t)
   t->n_axes = 0;
   t->n_shape = 0;
   t->channels = SIMA_CHANNELS_PAD16;
+  t->cblock = FALSE;
 }
 
 /* Installed on simaquanttess and simacasttess alike. */
@@ -69,6 +70,21 @@ gst_sima_tiling_install_properties (GObjectClass * klass, guint first_id)
           GST_TYPE_SIMA_CHANNELS,
           SIMA_CHANNELS_PAD16, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
+  /**
+   * GstSimaQuantTess:cblock:
+   *
+   * (simaquanttess and simacasttess.) SiMa's `cblock` tile order when
+   * downstream caps leave `cblock` open: inside each tile, 16-channel
+   * blocks each holding all the tile's pixels (docs/layout.md). pad16
+   * channels only; the same bytes as the plain order for tiles of at most
+   * 16 stored channels. Default false.
+   */
+  g_object_class_install_property (klass, first_id + 3,
+      g_param_spec_boolean ("cblock", "cblock",
+          "SiMa's cblock tile order (16-channel blocks of all the tile's "
+          "pixels; pad16 only), when downstream leaves it open", FALSE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
 }
 
 static int
@@ -92,6 +108,8 @@ gst_sima_tiling_set_property (GstSimaTilingProps * t, guint first_id,
     t->n_shape = read_array (value, t->shape);
   else if (prop_id == first_id + 2)
     t->channels = (SimaChannels) g_value_get_enum (value);
+  else if (prop_id == first_id + 3)
+    t->cblock = g_value_get_boolean (value);
   else
     return FALSE;
   return TRUE;
@@ -110,6 +128,8 @@ gst_sima_tiling_get_property (const GstSimaTilingProps * t, guint first_id,
     g_value_unset (&tmp);
   } else if (prop_id == first_id + 2) {
     g_value_set_enum (value, t->channels);
+  } else if (prop_id == first_id + 3) {
+    g_value_set_boolean (value, t->cblock);
   } else {
     return FALSE;
   }
@@ -469,6 +489,9 @@ gst_sima_tiling_fixate_caps (GstObject * owner, GstDebugCategory * cat,
   gst_structure_take_value (prefs, "tile-shape", &v);
   gst_structure_set (prefs, "channels", G_TYPE_STRING,
       sima_channels_name (props.channels), NULL);
+  /* only when asked for: caps without the field mean the plain order */
+  if (props.cblock)
+    gst_structure_set (prefs, "cblock", G_TYPE_BOOLEAN, TRUE, NULL);
   result = fixate_admitted (owner, cat, admit, direction, caps, othercaps,
       prefs);
   gst_structure_free (prefs);

@@ -25,10 +25,14 @@ typedef struct {
   int n_shape;                /* 0 (unset) or 4 */
   int64_t shape[4];
   SimaChannels channels;
+  gboolean cblock;
 } GstSimaTilingProps;
 
-/* Installs tile-axes, tile-shape and channels as properties first_id,
- * first_id + 1 and first_id + 2. */
+/* tile-axes, tile-shape, channels, cblock */
+#define GST_SIMA_TILING_N_PROPS 4
+
+/* Installs tile-axes, tile-shape, channels and cblock as properties
+ * first_id .. first_id + 3. */
 void gst_sima_tiling_install_properties (GObjectClass * klass, guint first_id);
 
 /* Set/get for those three ids (first_id-based); return FALSE for other

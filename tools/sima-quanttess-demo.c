@@ -158,7 +158,7 @@ main (int argc, char **argv)
   out_spec.dtype = SIMA_DTYPE_INT8;
   out_spec.layout = SIMA_LAYOUT_MLA_TILED;
   out_spec.tiled = (SimaMlaTiled) { { -1, 0, 1, 2 }, { 1, 8, 16, 16 },
-    SIMA_CHANNELS_PAD16 };
+    SIMA_CHANNELS_PAD16, 0 };
 
   memset (&req, 0, sizeof req);
   req.inputs = &in_spec;

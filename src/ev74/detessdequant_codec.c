@@ -54,6 +54,8 @@ sima_ev74_detessdequant_encode_into (const SimaDetessDequantPlan *plan,
     flags |= SIMA_EV74_DD_FLAG_CBLOCKED;
   if ((scale_bits & 0x7f800000u) == 0)   /* subnormal (admitted: not 0) */
     flags |= SIMA_EV74_DD_FLAG_EXACT_TABLE;
+  if (in->layout == SIMA_LAYOUT_MLA_TILED && in->tiled.cblock)
+    flags |= SIMA_EV74_DD_FLAG_CBLOCK;
   divide = plan->params.convention == SIMA_SCALE_DIVIDE;
   if (divide)
     flags |= SIMA_EV74_DD_FLAG_DIVIDE;

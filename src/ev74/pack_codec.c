@@ -43,6 +43,8 @@ encode_pack (const PackFields *f, uint8_t *b)
   sima_ev74_put_u16 (b, OFF (version), 1);
   sima_ev74_put_u16 (b, OFF (length), SIMA_EV74_PACK_BYTES);
   sima_ev74_put_u16 (b, OFF (route), f->route);
+  sima_ev74_put_u16 (b, OFF (flags), f->output->tiled.cblock
+      ? SIMA_EV74_PACK_FLAG_CBLOCK : 0);
   sima_ev74_put_u64 (b, OFF (input_span), f->input_bytes);
   sima_ev74_put_u64 (b, OFF (output_span), f->output_bytes);
   sima_ev74_put_u8 (b, OFF (input_dtype), (uint8_t) in->dtype);

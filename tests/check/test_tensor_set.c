@@ -353,6 +353,146 @@ GST_START_TEST (test_bad_sets)
 }
 GST_END_TEST;
 
+/* SiMa's cblock tile order through the elements: simaquanttess's cblock
+ * property (downstream open) and simacasttess with downstream's
+ * cblock=true, then simadetessdequant reading cblock tiles, each against
+ * the oracle on both backends; plus a set whose members differ
+ * (cblock=<true,false>). 4 x 4 x 40 in C48 tiles: 3 blocks per tile. */
+GST_START_TEST (test_cblock_elements)
+{
+  const gchar *dense = TENSOR ",dtype=float32,shape=(int)<4,4,40>";
+  const gchar *tiles = TENSOR ",dtype=int8,shape=(int)<4,4,40>,"
+      "layout=mla-tiled,tile-axes=(int)<-1,0,1,2>,tile-shape=(int)<1,2,4,48>,"
+      "channels=pad16,cblock=true";
+  SimaTensorSpec in = check_spec (dense), t = check_spec (tiles);
+  SimaTensorSpec bt = t, out = in;
+  guint64 tb = oracle_required_bytes (&t);
+  guint b;
+
+  fail_unless_equals_int (t.tiled.cblock, 1);
+  bt.dtype = SIMA_DTYPE_BFLOAT16;
+  for (b = 0; b < G_N_ELEMENTS (backends); b++) {
+    GstBuffer *src = check_tensor_buffer (&in, 2560, SIMA_PATTERN_RANDOM, 11);
+    guint8 *want = g_malloc (2 * tb + 2560);
+    GstBuffer *got;
+    GstMapInfo sm;
+    GstCaps *caps, *tiles_caps = gst_caps_from_string (tiles);
+    gchar *desc, *err;
+    CheckHarness c;
+
+    gst_buffer_map (src, &sm, GST_MAP_READ);
+    /* QuantTess: the property picks cblock */
+    desc = g_strdup_printf ("simaquanttess multiplier=100 zero-point=-2 "
+        "tile-shape=\"<1,2,4,48>\" cblock=true %s", backends[b]);
+    check_harness_new (&c, desc, dense, NULL);
+    got = gst_harness_push_and_pull (c.h, gst_buffer_ref (src));
+    err = check_pop_message (&c, GST_MESSAGE_ERROR);
+    fail_unless (got != NULL, "%s: %s", desc, err);
+    g_free (err);
+    caps = gst_pad_get_current_caps (c.h->sinkpad);
+    fail_unless (gst_caps_is_subset (caps, tiles_caps),
+        "%s: %" GST_PTR_FORMAT, desc, caps);
+    gst_caps_unref (caps);
+    gst_caps_unref (tiles_caps);
+    oracle_quanttess (&in, sm.data, &t, 100.0f, -2, ORACLE_ROUND_NEAREST_EVEN,
+        want);
+    fail_unless (check_buffer_equals (got, want, tb), "%s", desc);
+    check_harness_free (&c);
+    g_free (desc);
+
+    /* DetessDequant reads them back */
+    desc = g_strdup_printf ("simadetessdequant scale=0.01 zero-point=-2 %s",
+        backends[b]);
+    check_harness_new (&c, desc, tiles, dense);
+    {
+      GstBuffer *back = gst_harness_push_and_pull (c.h, gst_buffer_ref (got));
+      fail_unless (back != NULL, "%s", desc);
+      oracle_detessdequant (&t, want, &out, 0.01f, -2, want + tb);
+      fail_unless (check_buffer_equals (back, want + tb, 2560), "%s", desc);
+      gst_buffer_unref (back);
+    }
+    check_harness_free (&c);
+    g_free (desc);
+    gst_buffer_unref (got);
+
+    /* CastTess: downstream asks for cblock */
+    desc = g_strdup_printf ("simacasttess %s", backends[b]);
+    {
+      gchar *bcaps = g_strdup_printf (TENSOR ",dtype=bfloat16,"
+          "shape=(int)<4,4,40>,layout=mla-tiled,tile-axes=(int)<-1,0,1,2>,"
+          "tile-shape=(int)<1,2,4,48>,channels=pad16,cblock=true");
+      check_harness_new (&c, desc, dense, bcaps);
+      got = gst_harness_push_and_pull (c.h, gst_buffer_ref (src));
+      fail_unless (got != NULL, "%s", desc);
+      oracle_casttess (&in, sm.data, &bt, want);
+      fail_unless (check_buffer_equals (got, want, 2 * tb), "%s", desc);
+      gst_buffer_unref (got);
+      check_harness_free (&c);
+      g_free (bcaps);
+    }
+    g_free (desc);
+
+    gst_buffer_unmap (src, &sm);
+    gst_buffer_unref (src);
+    g_free (want);
+  }
+}
+GST_END_TEST;
+
+/* cblock per member in a set, and cblock with compact channels refused
+ * with the core's message. */
+GST_START_TEST (test_cblock_set_and_refusal)
+{
+  const gchar *set = TENSOR ",representation=tensor-set,dtype=int8,"
+      "layout=mla-tiled,channels=pad16,tile-axes=(int)<-1,0,1,2>,"
+      "shape=(int)<<2,4,40>,<2,4,40>>,tile-shape=(int)<1,2,4,48>,"
+      "cblock=(boolean)<true,false>";
+  SimaTensorSpec t = check_spec (TENSOR ",dtype=int8,shape=(int)<2,4,40>,"
+      "layout=mla-tiled,tile-axes=(int)<-1,0,1,2>,tile-shape=(int)<1,2,4,48>,"
+      "channels=pad16,cblock=true");
+  SimaTensorSpec p = t, out = check_spec (TENSOR ",dtype=float32,"
+      "shape=(int)<2,4,40>");
+  guint64 tb = oracle_required_bytes (&t);
+  GstBuffer *in = check_random_buffer (2 * tb, 21), *res;
+  guint8 *want = g_malloc (2 * 1280);
+  GstMapInfo im;
+  CheckHarness c;
+  gchar *err;
+  guint b;
+
+  p.tiled.cblock = 0;
+  gst_buffer_map (in, &im, GST_MAP_READ);
+  oracle_detessdequant (&t, im.data, &out, 0.5f, 0, want);
+  oracle_detessdequant (&p, im.data + tb, &out, 0.5f, 0, want + 1280);
+  for (b = 0; b < G_N_ELEMENTS (backends); b++) {
+    gchar *desc = g_strdup_printf ("simadetessdequant scale=0.5 %s",
+        backends[b]);
+    check_harness_new (&c, desc, set, TENSOR ",representation=tensor-set,"
+        "dtype=float32,layout=contiguous");
+    res = gst_harness_push_and_pull (c.h, gst_buffer_ref (in));
+    fail_unless (res != NULL, "%s", desc);
+    fail_unless (check_buffer_equals (res, want, 2 * 1280), "%s", desc);
+    gst_buffer_unref (res);
+    check_harness_free (&c);
+    g_free (desc);
+  }
+  gst_buffer_unmap (in, &im);
+
+  check_harness_new (&c, "simadetessdequant scale=0.5 backend=a65",
+      TENSOR ",dtype=int8,shape=(int)<2,4,40>,layout=mla-tiled,"
+      "tile-axes=(int)<-1,0,1,2>,tile-shape=(int)<1,2,4,48>,"
+      "channels=compact,cblock=true", NULL);
+  fail_unless_equals_int (gst_harness_push (c.h, gst_buffer_ref (in)),
+      GST_FLOW_NOT_NEGOTIATED);
+  err = check_pop_message (&c, GST_MESSAGE_ERROR);
+  fail_unless (err != NULL && strstr (err, "cblock") != NULL, "%s", err);
+  g_free (err);
+  check_harness_free (&c);
+  gst_buffer_unref (in);
+  g_free (want);
+}
+GST_END_TEST;
+
 static Suite *
 tensor_set_suite (void)
 {
@@ -365,6 +505,8 @@ tensor_set_suite (void)
   tcase_add_test (tc, test_per_member_fields_and_offsets);
   tcase_add_test (tc, test_quanttess_set);
   tcase_add_test (tc, test_bad_sets);
+  tcase_add_test (tc, test_cblock_elements);
+  tcase_add_test (tc, test_cblock_set_and_refusal);
   return s;
 }
 

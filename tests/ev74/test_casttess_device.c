@@ -110,8 +110,25 @@ exhaustive (void)
   diff_bench_close (&b);
 }
 
+
+/* cblock sweeps (SimaMlaTiled.cblock, docs/layout.md): pad16 tiles in the
+ * 16-channel block order, channel counts up to 80 and C tiles of 8-80. */
+static const int64_t cb_channels[] = { 1, 3, 16, 17, 32, 33, 64, 70, 80 };
+static const int64_t cb_c_tiles[] = { 8, 16, 32, 64, 80 };
+
+static void
+cblock_tiling (TestRng *rng, GenTiling *gt)
+{
+  gt->tiled.channels = SIMA_CHANNELS_PAD16;
+  gt->tiled.cblock = 1;
+  if (test_rng_below (rng, 4) != 0)
+    gt->tiled.tile_shape[SIMA_MLA_C] =
+        cb_c_tiles[test_rng_below (rng, sizeof cb_c_tiles / sizeof cb_c_tiles[0])];
+}
+
 static int
-random_plan (TestRng *rng, SimaCastTessPlan *plan, SimaTensorSpec *in)
+random_plan (TestRng *rng, SimaCastTessPlan *plan, SimaTensorSpec *in,
+    int cblock)
 {
   static const int64_t channels[] = { 1, 2, 3, 4, 16, 17, 32, 33, 64, 70 };
   static const SimaDType dtypes[3] = { SIMA_DTYPE_FLOAT32, SIMA_DTYPE_FLOAT16,
@@ -121,35 +138,40 @@ random_plan (TestRng *rng, SimaCastTessPlan *plan, SimaTensorSpec *in)
   GenTiling gt;
 
   gen_tiling (rng, rank, (int) test_rng_below (rng, (uint64_t) rank),
-      channels[test_rng_below (rng, sizeof channels / sizeof channels[0])],
+      cblock ? cb_channels[test_rng_below (rng, sizeof cb_channels
+              / sizeof cb_channels[0])]
+      : channels[test_rng_below (rng, sizeof channels / sizeof channels[0])],
       (SimaChannels) test_rng_below (rng, 2), &gt);
+  if (cblock)
+    cblock_tiling (rng, &gt);
   *in = gen_view (rng, dtypes[test_rng_below (rng, 3)], rank, gt.shape,
       (GenViewKind) test_rng_below (rng, GEN_VIEW_KIND_COUNT));
   out = test_spec_tiled (SIMA_DTYPE_BFLOAT16, rank, gt.shape, gt.tiled.axes,
       gt.tiled.tile_shape, gt.tiled.channels);
+  out.tiled.cblock = gt.tiled.cblock;
   return admit (in, &out, plan) && plan->element_count > 0
       && plan->input_bytes <= (400 << 10) && plan->output_bytes <= (400 << 10);
 }
 
 static void
-differential (void)
+differential (const char *label, uint64_t seed, int count, int cblock)
 {
   DiffBench benches[8];
   DiffTally t;
-  TestRng rng = { 0xca57e774 };
+  TestRng rng = { seed };
   int i, k;
 
   memset (&t, 0, sizeof t);
   for (k = 0; k < 8; k++)
     diff_bench_open (&benches[k], diff_specs[k]);
-  for (i = 0; i < 10000; i++) {
+  for (i = 0; i < count; i++) {
     SimaCastTessPlan plan;
     SimaTensorSpec in;
     DiffBench *b = &benches[i % 8];
     DiffJob job;
     size_t in_off, out_off;
 
-    while (!random_plan (&rng, &plan, &in)) {
+    while (!random_plan (&rng, &plan, &in, cblock)) {
     }
     job = cast_job (&plan);
     diff_offsets (&rng, &job, plan.input_view.scalar_bytes, 16, &in_off,
@@ -160,7 +182,7 @@ differential (void)
   }
   for (k = 0; k < 8; k++)
     diff_bench_close (&benches[k]);
-  diff_report ("CastTess", &t, 10000);
+  diff_report (label, &t, (uint64_t) count);
 }
 
 static void
@@ -193,6 +215,27 @@ basics_and_data_movement (void)
       (unsigned long long) js.dma_bytes_written,
       (unsigned long long) plan.output_bytes,
       (unsigned long long) js.dma_commands, js.local_peak);
+  {
+    /* cblock tiles of 48 stored channels: three 16-channel blocks */
+    static const int64_t c33[3] = { 64, 64, 33 };
+    static const int64_t tile64[4] = { 1, 8, 16, 64 };
+    SimaTensorSpec cin = test_spec_dense (SIMA_DTYPE_FLOAT32, 3, c33);
+    SimaTensorSpec cout = test_spec_tiled (SIMA_DTYPE_BFLOAT16, 3, c33, axes,
+        tile64, SIMA_CHANNELS_PAD16);
+    cout.tiled.cblock = 1;
+    admit (&cin, &cout, &plan);
+    st = device_run (&b, &plan, &js);
+    tap_ok (st.code == SIMA_OK && js.dma_bytes_read == plan.element_count * 4
+        && js.dma_bytes_written == plan.output_bytes,
+        "data movement, CastTess C33 64x64x33 FP32 -> BF16 H8/W16/C64 pad16 "
+        "cblock, 4 workers: read %llu bytes (logical input %llu), wrote %llu "
+        "(physical output %llu), %llu DMA commands",
+        (unsigned long long) js.dma_bytes_read,
+        (unsigned long long) (plan.element_count * 4),
+        (unsigned long long) js.dma_bytes_written,
+        (unsigned long long) plan.output_bytes,
+        (unsigned long long) js.dma_commands);
+  }
   diff_bench_close (&b);
   {
     SimaEv74Device *dev = test_device_open ("emulator:missing=51");
@@ -208,6 +251,7 @@ main (void)
 {
   basics_and_data_movement ();
   exhaustive ();
-  differential ();
+  differential ("CastTess", 0xca57e774, 10000, 0);
+  differential ("CastTess cblock", 0xcb10cca57, 3000, 1);
   return tap_done ();
 }

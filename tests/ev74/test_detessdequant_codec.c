@@ -43,7 +43,7 @@ enum {
   O_IN_SPAN = 40, O_OUT_SPAN = 48, O_DTYPE = 56, O_RANK = 57,
   O_CHANNELS = 58, O_SHAPE = 64, O_AXES = 112, O_TILE = 120, O_COUNT = 152,
   O_SCALE = 168, O_ZP = 172, O_TRAILER = 176,
-  F_STRIDED = 1, F_CBLOCKED = 2, F_TABLE = 4, F_DIVIDE = 8,
+  F_STRIDED = 1, F_CBLOCKED = 2, F_TABLE = 4, F_DIVIDE = 8, F_CBLOCK = 16,
 };
 
 #define APERTURE UINT64_C (0x100000000)
@@ -124,7 +124,9 @@ doc_flags (const SimaDetessDequantPlan *p)
       && !doc_row_major (&p->output) ? F_STRIDED : 0)
       | (p->input.layout == SIMA_LAYOUT_MLA_CBLOCKED ? F_CBLOCKED : 0)
       | ((float_bits (p->params.scale) & 0x7f800000u) == 0 ? F_TABLE : 0)
-      | (is_divide (p) ? F_DIVIDE : 0);
+      | (is_divide (p) ? F_DIVIDE : 0)
+      | (p->input.layout == SIMA_LAYOUT_MLA_TILED && p->input.tiled.cblock
+          ? F_CBLOCK : 0);
 }
 
 /* The relocatable descriptor the doc prescribes for an admitted plan;
@@ -541,7 +543,8 @@ plan_difference (const SimaDetessDequantPlan *a, const SimaDetessDequantPlan *b,
       && (memcmp (ai->tiled.axes, bi->tiled.axes, 4) != 0
           || memcmp (ai->tiled.tile_shape, bi->tiled.tile_shape,
               sizeof ai->tiled.tile_shape) != 0
-          || ai->tiled.channels != bi->tiled.channels))
+          || ai->tiled.channels != bi->tiled.channels
+          || ai->tiled.cblock != bi->tiled.cblock))
     return "tiling";
   if (float_bits (a->params.scale) != float_bits (b->params.scale)
       || a->params.zero_point != b->params.zero_point
@@ -658,6 +661,92 @@ round_trip (void)
       "MlaCBlocked ranks 3-6 (%#x), FP32 and BF16 (%#x), both channel modes "
       "(%#x), all 16 flag combinations (%#x), zero points INT32_MIN/MAX (%#x)",
       seen_rank, seen_cb_rank, seen_dtype, seen_ch, seen_flags, seen_zp);
+}
+
+
+/* ---- cblock (flag bit 4) -------------------------------------------------- */
+
+/* Random requests with cblock pad16 tiled inputs: the flag is bit 4 and
+ * nothing else changes (the flag-less twin differs in bytes 10-15 only: the
+ * flags and the CRC); decoding gives the cblock plan back. */
+static void
+cblock_round_trip (void)
+{
+  enum { N = 3000 };
+  TestRng rng = { 0xCB10C0DEC0DE0050ull };
+  int i, n = 0, trips = 0, twins = 0;
+  char first[200] = "";
+
+  for (i = 0; i < N; i++) {
+    SimaTensorSpec in, out;
+    SimaDetessDequantPlan plan, plan0;
+    SimaEv74Descriptor d, d0;
+    SimaFwDetessDequantJob job;
+    SimaEv74Binding ib, ob;
+    uint8_t want[MAX_BYTES];
+    const char *why = NULL;
+    float scale;
+    int32_t zp;
+    SimaScaleConvention conv;
+    SimaStatus st;
+    uint32_t len, k;
+    int other = 0, scalar;
+
+    random_request (&rng, &in, &out, &scale, &zp, &conv);
+    if (in.layout != SIMA_LAYOUT_MLA_TILED)
+      continue;
+    in.tiled.channels = SIMA_CHANNELS_PAD16;
+    in.tiled.cblock = 1;
+    st = admit (&in, &out, scale, zp, conv, &plan);
+    if (sima_status_is_ok (&st))
+      st = sima_ev74_detessdequant_encode_relocatable (&plan, &d);
+    if (!sima_status_is_ok (&st))
+      continue;                 /* spans beyond the aperture */
+    n++;
+    len = doc_encode (&plan, want);
+    if (!same (&d, want, len) || !(test_get_le (d.bytes, O_FLAGS, 2) & F_CBLOCK))
+      why = "encoded bytes differ from the doc's (flag bit 4)";
+    in.tiled.cblock = 0;
+    st = admit (&in, &out, scale, zp, conv, &plan0);
+    if (sima_status_is_ok (&st))
+      st = sima_ev74_detessdequant_encode_relocatable (&plan0, &d0);
+    for (k = 0; k < d.length && sima_status_is_ok (&st); k++)
+      other += (k < 10 || k > 15) && d.bytes[k] != d0.bytes[k];
+    if (why == NULL && (!sima_status_is_ok (&st) || other != 0
+            || d0.length != d.length
+            || (test_get_le (d0.bytes, O_FLAGS, 2) ^ test_get_le (d.bytes,
+                    O_FLAGS, 2)) != F_CBLOCK))
+      why = "the flag-less twin differs beyond flags and CRC";
+    twins += why == NULL;
+    scalar = out.dtype == SIMA_DTYPE_FLOAT32 ? 4 : 2;
+    ib.bus_address = 0;
+    ib.length = plan.input_bytes;
+    ob.bus_address = (UINT64_C (1) << 31) + (uint64_t) scalar;
+    ob.length = plan.output_bytes;
+    st = sima_ev74_descriptor_bind (&d, &ib, &ob);
+    if (sima_status_is_ok (&st))
+      st = simafw_detessdequant_decode (d.bytes, d.length, &job);
+    if (why == NULL && !sima_status_is_ok (&st))
+      why = st.message;
+    if (why == NULL)
+      why = plan_difference (&plan, &job.plan, doc_flags (&plan));
+    if (why == NULL && (job.plan.input.tiled.cblock != 1
+            || job.plan.input_geometry.tiled.cblock != 1
+            || !(job.flags & F_CBLOCK)))
+      why = "decoded plan lost cblock";
+    if (why != NULL) {
+      if (!first[0])
+        snprintf (first, sizeof first, "#%d: %s", i, why);
+      continue;
+    }
+    trips++;
+  }
+  tap_ok (n > N / 2 && trips == n && twins == n, "DetessDequant cblock round "
+      "trip: %d/%d pad16 cblock requests encode as the doc says (flag bit 4, "
+      "the flag-less twin equal but for flags and CRC: %d) and decode to the "
+      "same cblock plan", trips, n, twins);
+  if (first[0])
+    tap_diag ("first problem: %s", first);
 }
 
 /* ---- 4. malformed descriptors --------------------------------------------- */
@@ -815,10 +904,27 @@ malformed (void)
               FIELD_CLASSES[i].v[k]);
   }
   test_mutants_end ();
-  test_mutants_begin ("unknown flag bits 4-15", SIMA_INVALID_DESCRIPTOR, "flags");
+  test_mutants_begin ("unknown flag bits 5-15", SIMA_INVALID_DESCRIPTOR, "flags");
   for (b = 0; b < N_GOLDEN; b++)
-    for (k = 4; k < 16; k++)
+    for (k = 5; k < 16; k++)
       set (b, O_FLAGS, 2, bflags (b) | 1u << k);
+  test_mutants_end ();
+  test_mutants_begin ("CBLOCK (bit 4) with CBLOCKED", SIMA_INVALID_DESCRIPTOR,
+      "CBLOCKED");
+  for (b = 0; b < N_GOLDEN; b++)
+    if (bflags (b) & F_CBLOCKED)
+      set (b, O_FLAGS, 2, bflags (b) | F_CBLOCK);
+  test_mutants_end ();
+  test_mutants_begin ("CBLOCK (bit 4) with compact channels",
+      SIMA_INVALID_TILING, "cblock");
+  for (b = 0; b < N_GOLDEN; b++)
+    if (!(bflags (b) & F_CBLOCKED)) {
+      memcpy (d, base[b], blen[b]);
+      test_put_le (d, O_FLAGS, bflags (b) | F_CBLOCK, 2);
+      d[O_CHANNELS] = 0;
+      reseal (d, blen[b]);
+      test_mutant (d, blen[b]);
+    }
   test_mutants_end ();
   /* length field == bytes sent (a prefix, or zero-extended), resealed: not
    * the length the flags and the output dtype give */
@@ -1107,6 +1213,7 @@ main (void)
   golden_vectors ();
   bind_tests ();
   round_trip ();
+  cblock_round_trip ();
   entry_tests ();
   return tap_done ();
 }

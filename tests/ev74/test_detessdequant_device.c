@@ -206,22 +206,43 @@ divide_every_value (void)
   }
 }
 
+
+/* cblock sweeps (SimaMlaTiled.cblock, docs/layout.md): pad16 tiles in the
+ * 16-channel block order, channel counts up to 80 and C tiles of 8-80. */
+static const int64_t cb_channels[] = { 1, 3, 16, 17, 32, 33, 64, 70, 80 };
+static const int64_t cb_c_tiles[] = { 8, 16, 32, 64, 80 };
+
+static void
+cblock_tiling (TestRng *rng, GenTiling *gt)
+{
+  gt->tiled.channels = SIMA_CHANNELS_PAD16;
+  gt->tiled.cblock = 1;
+  if (test_rng_below (rng, 4) != 0)
+    gt->tiled.tile_shape[SIMA_MLA_C] =
+        cb_c_tiles[test_rng_below (rng, sizeof cb_c_tiles / sizeof cb_c_tiles[0])];
+}
+
 static int
-random_plan (TestRng *rng, SimaDetessDequantPlan *plan)
+random_plan (TestRng *rng, SimaDetessDequantPlan *plan, int cblock)
 {
   static const int64_t channels[] = { 1, 2, 3, 4, 16, 17, 32, 33, 64, 70 };
   int rank = (int) test_rng_range (rng, 1, SIMA_MAX_RANK);
-  int cblocked = rank >= 3 && test_rng_below (rng, 4) == 0;
+  int cblocked = !cblock && rank >= 3 && test_rng_below (rng, 4) == 0;
   SimaTensorSpec in, out;
   SimaDetessDequantParams p = { 0, 0, SIMA_SCALE_MULTIPLY };
   GenTiling gt;
 
   gen_tiling (rng, rank, cblocked ? rank - 1
       : (int) test_rng_below (rng, (uint64_t) rank),
-      channels[test_rng_below (rng, sizeof channels / sizeof channels[0])],
+      cblock ? cb_channels[test_rng_below (rng, sizeof cb_channels
+              / sizeof cb_channels[0])]
+      : channels[test_rng_below (rng, sizeof channels / sizeof channels[0])],
       (SimaChannels) test_rng_below (rng, 2), &gt);
+  if (cblock)
+    cblock_tiling (rng, &gt);
   in = test_spec_tiled (SIMA_DTYPE_INT8, rank, gt.shape, gt.tiled.axes,
       gt.tiled.tile_shape, gt.tiled.channels);
+  in.tiled.cblock = gt.tiled.cblock;
   if (cblocked)
     in.layout = SIMA_LAYOUT_MLA_CBLOCKED;
   out = gen_view (rng, test_rng_below (rng, 2) ? SIMA_DTYPE_FLOAT32
@@ -237,24 +258,24 @@ random_plan (TestRng *rng, SimaDetessDequantPlan *plan)
 }
 
 static void
-differential (void)
+differential (const char *label, uint64_t seed, int count, int cblock)
 {
   DiffBench benches[8];
   DiffTally t;
-  TestRng rng = { 0xdde774 };
+  TestRng rng = { seed };
   uint64_t strided = 0, cblocked = 0, subnormal = 0;
   int i, k;
 
   memset (&t, 0, sizeof t);
   for (k = 0; k < 8; k++)
     diff_bench_open (&benches[k], diff_specs[k]);
-  for (i = 0; i < 10000; i++) {
+  for (i = 0; i < count; i++) {
     SimaDetessDequantPlan plan;
     DiffBench *b = &benches[i % 8];
     DiffJob job;
     size_t in_off, out_off, j;
 
-    while (!random_plan (&rng, &plan)) {
+    while (!random_plan (&rng, &plan, cblock)) {
     }
     job = dd_job (&plan);
     strided += (uint64_t) job.single_writer;
@@ -269,7 +290,13 @@ differential (void)
   }
   for (k = 0; k < 8; k++)
     diff_bench_close (&benches[k]);
-  diff_report ("DetessDequant", &t, 10000);
+  diff_report (label, &t, (uint64_t) count);
+  if (cblock) {
+    tap_ok (strided > 100 && subnormal > 100, "the cblock sweep covered "
+        "%llu strided outputs (one writer), %llu subnormal scales",
+        (unsigned long long) strided, (unsigned long long) subnormal);
+    return;
+  }
   tap_ok (strided > 1000 && cblocked > 500 && subnormal > 1000,
       "the sweep covered %llu strided outputs (one writer), %llu "
       "channel-blocked inputs, %llu subnormal scales (exact table)",
@@ -289,10 +316,14 @@ basics_and_data_movement (void)
     const int64_t *shape;
     const int8_t *axes;
     SimaChannels mode;
-  } cases[2] = {
-    { "pad16 C3 224x224x3", 3, rgb, axes3, SIMA_CHANNELS_PAD16 },
+    int64_t c_tile;
+    int cblock;
+  } cases[3] = {
+    { "pad16 C3 224x224x3", 3, rgb, axes3, SIMA_CHANNELS_PAD16, 16, 0 },
     { "compact C64 1x56x56x64 (C16 tiles)", 4, c64, axes4,
-      SIMA_CHANNELS_COMPACT },
+      SIMA_CHANNELS_COMPACT, 16, 0 },
+    { "pad16 cblock C64 1x56x56x64 (C64 tiles, 4 blocks)", 4, c64, axes4,
+      SIMA_CHANNELS_PAD16, 64, 1 },
   };
   DiffBench b;
   int i;
@@ -301,9 +332,10 @@ basics_and_data_movement (void)
   expect_status ("DetessDequant capability", sima_ev74_device_require (b.dev,
           SIMA_EV74_ROUTE_DETESSDEQUANT, SIMA_EV74_DETESSDEQUANT_CAPABILITY),
       SIMA_OK, NULL);
-  for (i = 0; i < 2; i++) {
+  for (i = 0; i < 3; i++) {
+    int64_t t[4] = { tile[0], tile[1], tile[2], cases[i].c_tile };
     SimaTensorSpec in = test_spec_tiled (SIMA_DTYPE_INT8, cases[i].rank,
-        cases[i].shape, cases[i].axes, tile, cases[i].mode);
+        cases[i].shape, cases[i].axes, t, cases[i].mode);
     SimaTensorSpec out = test_spec_dense (SIMA_DTYPE_FLOAT32, cases[i].rank,
         cases[i].shape);
     SimaDetessDequantParams p = { 1.0f / 127.0f, 0, SIMA_SCALE_MULTIPLY };
@@ -311,6 +343,7 @@ basics_and_data_movement (void)
     SimaEv74JobStats js;
     SimaStatus st;
 
+    in.tiled.cblock = cases[i].cblock;
     admit (&in, &out, p, &plan);
     st = device_run (&b, &plan, &js);
     tap_ok (st.code == SIMA_OK && js.dma_bytes_read == plan.element_count
@@ -334,6 +367,7 @@ main (void)
   basics_and_data_movement ();
   every_value ();
   divide_every_value ();
-  differential ();
+  differential ("DetessDequant", 0xdde774, 10000, 0);
+  differential ("DetessDequant cblock", 0xcb10cdde, 3000, 1);
   return tap_done ();
 }

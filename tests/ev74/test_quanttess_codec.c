@@ -105,6 +105,7 @@ doc_encode (const SimaQuantTessPlan *p, uint8_t d[QT_BYTES])
     test_put_le (d, O_TILE + 8 * i, (uint64_t) p->output.tiled.tile_shape[i], 8);
   }
   test_put_le (d, O_COUNT, p->element_count, 8);
+  test_put_le (d, O_FLAGS, p->output.tiled.cblock ? 1 : 0, 2);   /* CBLOCK */
   reseal (d);
 }
 
@@ -445,7 +446,7 @@ plan_difference (const SimaQuantTessPlan *a, const SimaQuantTessPlan *b)
     return "strides";
   if (memcmp (at->axes, bt->axes, sizeof at->axes) != 0
       || memcmp (at->tile_shape, bt->tile_shape, sizeof at->tile_shape) != 0
-      || at->channels != bt->channels)
+      || at->channels != bt->channels || at->cblock != bt->cblock)
     return "tiling";
   if (float_bits (a->params.multiplier) != float_bits (b->params.multiplier)
       || a->params.zero_point != b->params.zero_point
@@ -582,8 +583,8 @@ static const struct {
     { 0, 2, 0xffff } },
   { "length field != 232 received", SIMA_INVALID_DESCRIPTOR, "length",
     O_LENGTH, 2, 5, { 0, 56, 231, 233, 0xffff } },
-  { "nonzero flags", SIMA_INVALID_DESCRIPTOR, "flags", O_FLAGS, 2, 3,
-    { 1, 0x8000, 0xffff } },
+  { "unknown flags (bits 1-15)", SIMA_INVALID_DESCRIPTOR, "flags", O_FLAGS,
+    2, 4, { 2, 3, 0x8000, 0xffff } },
   { "input dtype 3/4/255", SIMA_INVALID_DESCRIPTOR, "dtype", O_DTYPE, 1, 3,
     { 3, 4, 255 } },
   { "rank 0/7/255", SIMA_INVALID_DESCRIPTOR, "rank", O_RANK, 1, 3,
@@ -603,6 +604,84 @@ static const struct {
   { "unknown route", SIMA_CAPABILITY_MISSING, "route", O_ROUTE, 2, 6,
     { 0, 48, 52, 0x3200, 0x3100, 0xffff } },
 };
+
+
+/* ---- cblock (flag bit 0) -------------------------------------------------- */
+
+/* Random requests with cblock pad16 tiles: the flag is bit 0 of the flags
+ * and nothing else changes (the flag-less twin differs in bytes 10-15 only:
+ * the flags and the CRC); decoding gives the cblock plan back. */
+static void
+cblock_round_trip (void)
+{
+  enum { N = 3000 };
+  TestRng rng = { 0xCB10C0DEC0DE0049ull };
+  int i, n = 0, trips = 0, twins = 0;
+  char first[200] = "";
+
+  for (i = 0; i < N; i++) {
+    SimaTensorSpec in, out;
+    SimaQuantTessParams p;
+    SimaQuantTessPlan plan, plan0;
+    SimaEv74Descriptor d, d0;
+    SimaFwQuantTessJob job;
+    SimaEv74Binding ib, ob;
+    uint8_t want[QT_BYTES];
+    const char *why = NULL;
+    SimaStatus st;
+    int k, other = 0;
+
+    random_request (&rng, &in, &out, &p);
+    out.tiled.channels = SIMA_CHANNELS_PAD16;
+    out.tiled.cblock = 1;
+    st = admit (&in, &out, p, &plan);
+    if (sima_status_is_ok (&st))
+      st = sima_ev74_quanttess_encode_relocatable (&plan, &d);
+    if (!sima_status_is_ok (&st))
+      continue;                 /* spans beyond the aperture */
+    n++;
+    doc_encode (&plan, want);
+    if (d.length != QT_BYTES || test_first_diff (d.bytes, want, QT_BYTES) >= 0
+        || test_get_le (d.bytes, O_FLAGS, 2) != 1)
+      why = "encoded bytes differ from the doc's (flags 1)";
+    out.tiled.cblock = 0;
+    st = admit (&in, &out, p, &plan0);
+    if (sima_status_is_ok (&st))
+      st = sima_ev74_quanttess_encode_relocatable (&plan0, &d0);
+    for (k = 0; k < QT_BYTES && sima_status_is_ok (&st); k++)
+      other += (k < 10 || k > 15) && d.bytes[k] != d0.bytes[k];
+    if (why == NULL && (!sima_status_is_ok (&st) || other != 0
+            || test_get_le (d0.bytes, O_FLAGS, 2) != 0))
+      why = "the flag-less twin differs beyond flags and CRC";
+    twins += why == NULL;
+    ib.bus_address = 0;
+    ib.length = plan.input_bytes;
+    ob.bus_address = UINT64_C (1) << 31;
+    ob.length = plan.output_bytes;
+    st = sima_ev74_descriptor_bind (&d, &ib, &ob);
+    if (sima_status_is_ok (&st))
+      st = simafw_quanttess_decode (d.bytes, d.length, &job);
+    if (why == NULL && !sima_status_is_ok (&st))
+      why = st.message;
+    if (why == NULL)
+      why = plan_difference (&plan, &job.plan);
+    if (why == NULL && (job.plan.output.tiled.cblock != 1
+            || job.pack.output_geometry.tiled.cblock != 1))
+      why = "decoded plan lost cblock";
+    if (why != NULL) {
+      if (!first[0])
+        snprintf (first, sizeof first, "#%d: %s", i, why);
+      continue;
+    }
+    trips++;
+  }
+  tap_ok (n > N / 2 && trips == n && twins == n, "QuantTess cblock round trip: "
+      "%d/%d pad16 cblock requests encode as the doc says (flag bit 0, the "
+      "flag-less twin equal but for flags and CRC: %d) and decode to the same "
+      "cblock plan", trips, n, twins);
+  if (first[0])
+    tap_diag ("first problem: %s", first);
+}
 
 static void
 malformed (void)
@@ -624,6 +703,17 @@ malformed (void)
     test_mutants_end ();
   }
 
+  test_mutants_begin ("CBLOCK (flag bit 0) with compact channels",
+      SIMA_INVALID_TILING, "cblock");
+  for (b = 0; b < 3; b++) {
+    uint8_t m[QT_BYTES];
+    memcpy (m, base[b], QT_BYTES);
+    test_put_le (m, O_FLAGS, 1, 2);
+    m[O_CHANNELS] = 0;
+    reseal (m);
+    test_mutant (m, QT_BYTES);
+  }
+  test_mutants_end ();
   /* the length field agrees with the bytes sent (a prefix, or extra zero
    * bytes), resealed over what is sent: still not a 232-byte QuantTess */
   test_mutants_begin ("length field == received != 232", SIMA_INVALID_DESCRIPTOR, "length");
@@ -892,6 +982,7 @@ main (void)
   golden_vectors ();
   bind_tests ();
   round_trip ();
+  cblock_round_trip ();
   entry_tests ();
   return tap_done ();
 }

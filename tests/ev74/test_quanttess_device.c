@@ -125,10 +125,27 @@ quant_job (const SimaQuantTessPlan *plan)
   return job;
 }
 
+
+/* cblock sweeps (SimaMlaTiled.cblock, docs/layout.md): pad16 tiles in the
+ * 16-channel block order, channel counts up to 80 and C tiles of 8-80. */
+static const int64_t cb_channels[] = { 1, 3, 16, 17, 32, 33, 64, 70, 80 };
+static const int64_t cb_c_tiles[] = { 8, 16, 32, 64, 80 };
+
+static void
+cblock_tiling (TestRng *rng, GenTiling *gt)
+{
+  gt->tiled.channels = SIMA_CHANNELS_PAD16;
+  gt->tiled.cblock = 1;
+  if (test_rng_below (rng, 4) != 0)
+    gt->tiled.tile_shape[SIMA_MLA_C] =
+        cb_c_tiles[test_rng_below (rng, sizeof cb_c_tiles / sizeof cb_c_tiles[0])];
+}
+
 /* A random admitted request that fits the arenas (at most 400 KiB each way,
- * so random offsets leave room). */
+ * so random offsets leave room); with `cblock`, cblock tiles. */
 static int
-random_plan (TestRng *rng, SimaQuantTessPlan *plan, SimaTensorSpec *in)
+random_plan (TestRng *rng, SimaQuantTessPlan *plan, SimaTensorSpec *in,
+    int cblock)
 {
   static const int64_t channels[] = { 1, 2, 3, 4, 16, 17, 32, 33, 64, 70 };
   static const SimaDType dtypes[3] = { SIMA_DTYPE_FLOAT32, SIMA_DTYPE_FLOAT16,
@@ -146,12 +163,17 @@ random_plan (TestRng *rng, SimaQuantTessPlan *plan, SimaTensorSpec *in)
   mults[4] = ldexpf (1.0f, -140);
   mults[5] = 1.0e30f;
   gen_tiling (rng, rank, (int) test_rng_below (rng, (uint64_t) rank),
-      channels[test_rng_below (rng, sizeof channels / sizeof channels[0])],
+      cblock ? cb_channels[test_rng_below (rng, sizeof cb_channels
+              / sizeof cb_channels[0])]
+      : channels[test_rng_below (rng, sizeof channels / sizeof channels[0])],
       (SimaChannels) test_rng_below (rng, 2), &gt);
+  if (cblock)
+    cblock_tiling (rng, &gt);
   *in = gen_view (rng, dtypes[test_rng_below (rng, 3)], rank, gt.shape,
       (GenViewKind) test_rng_below (rng, GEN_VIEW_KIND_COUNT));
   out = test_spec_tiled (SIMA_DTYPE_INT8, rank, gt.shape, gt.tiled.axes,
       gt.tiled.tile_shape, gt.tiled.channels);
+  out.tiled.cblock = gt.tiled.cblock;
   memset (&req, 0, sizeof req);
   req.inputs = in;
   req.n_inputs = 1;
@@ -167,24 +189,24 @@ random_plan (TestRng *rng, SimaQuantTessPlan *plan, SimaTensorSpec *in)
 }
 
 static void
-differential (void)
+differential (const char *label, uint64_t seed, int count, int cblock)
 {
   DiffBench benches[8];
   DiffTally t;
-  TestRng rng = { 0xe774 };
+  TestRng rng = { seed };
   int i, k;
 
   memset (&t, 0, sizeof t);
   for (k = 0; k < 8; k++)
     diff_bench_open (&benches[k], diff_specs[k]);
-  for (i = 0; i < 10000; i++) {
+  for (i = 0; i < count; i++) {
     SimaQuantTessPlan plan;
     SimaTensorSpec in;
     DiffBench *b = &benches[i % 8];
     DiffJob job;
     size_t in_off, out_off;
 
-    while (!random_plan (&rng, &plan, &in)) {
+    while (!random_plan (&rng, &plan, &in, cblock)) {
     }
     job = quant_job (&plan);
     diff_offsets (&rng, &job, plan.input_view.scalar_bytes, 16, &in_off,
@@ -195,19 +217,19 @@ differential (void)
   }
   for (k = 0; k < 8; k++)
     diff_bench_close (&benches[k]);
-  diff_report ("QuantTess", &t, 10000);
+  diff_report (label, &t, (uint64_t) count);
 }
 
 /* ---- faults ---------------------------------------------------------------- */
 
-/* A bound descriptor for shape[rank] FP32 -> H8/W16/C16 tiles of the
- * arenas' starts. */
+/* A bound descriptor for shape[rank] FP32 -> H8/W16/C`c_tile` tiles (in
+ * cblock order when `cblock`) of the arenas' starts. */
 static SimaQuantTessPlan
-bound_plan (const Bench *b, int rank, const int64_t *shape, SimaChannels mode,
-    SimaEv74Descriptor *d)
+bound_plan_c (const Bench *b, int rank, const int64_t *shape,
+    SimaChannels mode, int64_t c_tile, int cblock, SimaEv74Descriptor *d)
 {
   static const int8_t axes3[4] = { -1, 0, 1, 2 };
-  static const int64_t tile[4] = { 1, 8, 16, 16 };
+  const int64_t tile[4] = { 1, 8, 16, c_tile };
   SimaTensorSpec in = test_spec_dense (SIMA_DTYPE_FLOAT32, rank, shape);
   SimaTensorSpec out = test_spec_tiled (SIMA_DTYPE_INT8, rank, shape, axes3,
       tile, mode);
@@ -218,12 +240,20 @@ bound_plan (const Bench *b, int rank, const int64_t *shape, SimaChannels mode,
   SimaEv74Binding bo = test_arena_binding (&b->out, 0);
   size_t i;
 
+  out.tiled.cblock = cblock;
   sima_quanttess_check_inference (&req, &plan);
   sima_ev74_quanttess_encode_relocatable (&plan, d);
   sima_ev74_descriptor_bind (d, &bi, &bo);
   for (i = 0; i < plan.input_bytes / 4; i++)
     ((float *) b->in.host)[i] = (float) ((int) (i % 255) - 127) / 64.0f;
   return plan;
+}
+
+static SimaQuantTessPlan
+bound_plan (const Bench *b, int rank, const int64_t *shape, SimaChannels mode,
+    SimaEv74Descriptor *d)
+{
+  return bound_plan_c (b, rank, shape, mode, 16, 0, d);
 }
 
 static void
@@ -319,11 +349,15 @@ data_movement (void)
   struct {
     const char *name;
     const int64_t *shape;
-  } cases[2] = { { "RGB 224x224x3 FP32 -> H8/W16/C16 pad16", rgb },
-    { "C33 128x128x33 FP32 -> H8/W16/C16 pad16", c33 } };
+    int64_t c_tile;
+    int cblock;
+  } cases[3] = { { "RGB 224x224x3 FP32 -> H8/W16/C16 pad16", rgb, 16, 0 },
+    { "C33 128x128x33 FP32 -> H8/W16/C16 pad16", c33, 16, 0 },
+    { "C33 128x128x33 FP32 -> H8/W16/C64 pad16 cblock (3 blocks)", c33, 64,
+      1 } };
   int i;
 
-  for (i = 0; i < 2; i++) {
+  for (i = 0; i < 3; i++) {
     Bench b;
     SimaEv74Descriptor d;
     SimaEv74JobStats js;
@@ -335,7 +369,8 @@ data_movement (void)
     bench_open (&b, "emulator:workers=4,dma=deferred");
     regions[0] = b.in.region;
     regions[1] = b.out.region;
-    plan = bound_plan (&b, 3, cases[i].shape, SIMA_CHANNELS_PAD16, &d);
+    plan = bound_plan_c (&b, 3, cases[i].shape, SIMA_CHANNELS_PAD16,
+        cases[i].c_tile, cases[i].cblock, &d);
     st = sima_ev74_run (b.dev, &d, regions, 2, -1, &js);
     logical = plan.element_count * 4;
     tap_ok (st.code == SIMA_OK && js.dma_bytes_read == logical
@@ -362,6 +397,7 @@ main (void)
   device_basics ();
   faults ();
   data_movement ();
-  differential ();
+  differential ("QuantTess", 0xe774, 10000, 0);
+  differential ("QuantTess cblock", 0xcb10c4e774, 3000, 1);
   return tap_done ();
 }

@@ -192,7 +192,9 @@ pack_may_split_pixels (const Model *m)
   if (g->element_bytes == 1)
     return 0;
   for (k = 0; k < SIMA_TILE_CLASS_COUNT; k++) {
-    uint64_t px = 2 * (uint64_t) g->classes[k].stored_channels;
+    /* a unit of whole channels: the pixel, or its 16-channel block (cblock) */
+    uint64_t px = 2 * (uint64_t) (g->tiled.cblock ? 16
+        : g->classes[k].stored_channels);
     if (g->classes[k].count > 0 && px > 0 && px / gcd64 (px, 16) * 16 > max
         && g->classes[k].span_bytes > max)
       return 1;
@@ -237,6 +239,8 @@ model_pack (const uint8_t *d, size_t len, Model *m)
         sima_ev74_get_i64 (d, PK (tile_shape) + 8 * (size_t) i);
   }
   out.tiled.channels = (SimaChannels) d[PK (channels)];
+  out.tiled.cblock = (sima_ev74_get_u16 (d, SIMA_EV74_OFF_FLAGS)
+      & SIMA_EV74_PACK_FLAG_CBLOCK) != 0;
 
   if (m->route == SIMA_EV74_ROUTE_QUANTTESS) {
     SimaQuantTessRequest req;
@@ -334,6 +338,7 @@ model_detessdequant (const uint8_t *d, size_t len, int strict, Model *m)
   } else {
     in.layout = SIMA_LAYOUT_MLA_TILED;
     in.tiled.channels = (SimaChannels) d[DD (channels)];
+    in.tiled.cblock = (flags & SIMA_EV74_DD_FLAG_CBLOCK) != 0;
     for (i = 0; i < 4; i++) {
       in.tiled.axes[i] = (int8_t) d[DD (axes) + i];
       in.tiled.tile_shape[i] =
@@ -390,7 +395,7 @@ model_detessdequant (const uint8_t *d, size_t len, int strict, Model *m)
 
 /* The byte rules of docs/ev74-descriptors.md that the admission does not
  * see: version 1, reserved bytes and slots beyond the rank zero, no pack
- * flags, no strides for a contiguous input, no CastTess parameters, no
+ * flags but CBLOCK, no CBLOCK with CBLOCKED, no strides for a contiguous input, no CastTess parameters, no
  * tiling fields for a channel-blocked input. For an admitted model only. */
 static int
 fields_canonical (const uint8_t *d, const Model *m)
@@ -411,9 +416,11 @@ fields_canonical (const uint8_t *d, const Model *m)
       return 0;
     return !(m->flags & SIMA_EV74_DD_FLAG_CBLOCKED)
         || (d[DD (channels)] == 0 && sima_ev74_all_zero (d, DD (axes), 4)
-            && sima_ev74_all_zero (d, DD (tile_shape), 32));
+            && sima_ev74_all_zero (d, DD (tile_shape), 32)
+            && !(m->flags & SIMA_EV74_DD_FLAG_CBLOCK));
   }
-  if (sima_ev74_get_u16 (d, SIMA_EV74_OFF_FLAGS) != 0
+  if ((sima_ev74_get_u16 (d, SIMA_EV74_OFF_FLAGS)
+          & ~(unsigned) SIMA_EV74_PACK_FLAGS_KNOWN)
       || !sima_ev74_all_zero (d, PK (reserved0), 3)
       || !sima_ev74_all_zero (d, PK (reserved1), 4)
       || !sima_ev74_all_zero (d, PK (reserved2), 16)
@@ -1041,14 +1048,21 @@ map_elements (const Model *m, const uint8_t *in, uint8_t *in_el,
           uint64_t pixel = (uint64_t) ((d * ext[SIMA_MLA_H] + h)
               * ext[SIMA_MLA_W] + w);
           uint64_t tbase = cur.tile_offset + pixel * stored * planes;
+          /* cblock (docs/layout.md): channel c of pixel p at
+           * (c/16)*P*16*planes + p*16*planes + c%16 */
+          const uint64_t unit = g->tiled.cblock ? 16 : stored;
+          const uint64_t npix = (uint64_t) (ext[SIMA_MLA_D]
+              * ext[SIMA_MLA_H] * ext[SIMA_MLA_W]);
           int64_t vbase = cur.view_offset + d * ds[SIMA_MLA_D]
               + h * ds[SIMA_MLA_H] + w * ds[SIMA_MLA_W];
           for (c = 0; c < ext[SIMA_MLA_C]; c++) {
             uint64_t dense = (uint64_t) (vbase + c * ds[SIMA_MLA_C]);
-            uint64_t tiled = tbase + (uint64_t) c;
+            uint64_t tiled = g->tiled.cblock ? cur.tile_offset
+                + ((uint64_t) c / 16 * npix + pixel) * 16 * planes
+                + (uint64_t) c % 16 : tbase + (uint64_t) c;
             uint64_t in_off = pack ? dense : tiled;
             uint64_t out_off = pack ? tiled : dense;
-            uint64_t hi = planes == 2 ? stored : 0;  /* BF16 high plane */
+            uint64_t hi = planes == 2 ? unit : 0;    /* BF16 high plane */
             if (in_off + m->in_scalar > m->input_bytes
                 || out_off + (pack ? hi + 1 : m->out_scalar)
                 > m->output_bytes)

@@ -60,6 +60,11 @@ typedef struct {
 
 enum { IN_BUS = 0x80000000u, OUT_BUS = 0x80100000u };
 
+/* Set while the cblock seeds are written: the encoders give the tiled side
+ * SiMa's cblock tile order (SimaMlaTiled.cblock; flag bit 0 of the pack
+ * descriptors, bit 4 of DetessDequant's). */
+static int cblock_mode;
+
 static const Case cases[] = {
   { "f32-hwc-pad16", SIMA_DTYPE_FLOAT32, 3, { 8, 16, 3 }, { 0 },
     { -1, 0, 1, 2 }, { 1, 4, 8, 16 }, SIMA_CHANNELS_PAD16, 127.0f, 0,
@@ -136,7 +141,7 @@ typedef enum {
 
 static const char *const mutation_names[M_COUNT_OF] = {
   "bad-magic", "bad-crc", "truncated-200", "shorter-than-header", "empty",
-  "route-50", "version-2", "flags-1", "reserved-nonzero", "rank-7",
+  "route-50", "version-2", "flags-2", "reserved-nonzero", "rank-7",
   "dtype-int8", "unused-shape-slot", "contiguous-with-stride",
   "input-span-mismatch", "element-count-mismatch", "tile-extent-0",
   "axes-duplicate", "multiplier-nan", "zero-point-200", "unbound",
@@ -192,6 +197,7 @@ encode (const Case *c, SimaEv74Descriptor *d)
   memcpy (out.tiled.axes, c->axes, sizeof out.tiled.axes);
   memcpy (out.tiled.tile_shape, c->tile, sizeof out.tiled.tile_shape);
   out.tiled.channels = c->channels;
+  out.tiled.cblock = cblock_mode;
   memset (&req, 0, sizeof req);
   req.inputs = &in;
   req.n_inputs = 1;
@@ -240,7 +246,8 @@ mutate (Mutation m, uint8_t *b, size_t len)
     case M_EMPTY: return 0;
     case M_ROUTE: sima_ev74_put_u16 (b, SIMA_EV74_OFF_ROUTE, 50); break;
     case M_VERSION: sima_ev74_put_u16 (b, SIMA_EV74_OFF_VERSION, 2); break;
-    case M_FLAGS: sima_ev74_put_u16 (b, SIMA_EV74_OFF_FLAGS, 1); break;
+    /* bit 0 is CBLOCK (valid on this pad16 case): an unknown bit */
+    case M_FLAGS: sima_ev74_put_u16 (b, SIMA_EV74_OFF_FLAGS, 2); break;
     case M_RESERVED: b[QT (reserved0)] = 1; break;
     case M_RANK: b[QT (rank)] = 7; break;
     case M_DTYPE: b[QT (input_dtype)] = SIMA_DTYPE_INT8; break;
@@ -361,6 +368,7 @@ encode_cast (const Case *c, SimaEv74Descriptor *d)
   memcpy (out.tiled.axes, c->axes, sizeof out.tiled.axes);
   memcpy (out.tiled.tile_shape, c->tile, sizeof out.tiled.tile_shape);
   out.tiled.channels = c->channels;
+  out.tiled.cblock = cblock_mode;
   req = (SimaCastTessRequest) { &in, 1, &out, 1 };
   st = sima_casttess_check_inference (&req, &plan);
   if (!sima_status_is_ok (&st))
@@ -379,7 +387,7 @@ encode_cast (const Case *c, SimaEv74Descriptor *d)
 
 /* Broken fields of cast_cases[0]. */
 static const char *const cast_mutations[] = {
-  "rounding-1", "zero-point-1", "multiplier-1", "flags-1", "dtype-int8",
+  "rounding-1", "zero-point-1", "multiplier-1", "flags-2", "dtype-int8",
   "route-49", "length-233", "reserved-nonzero", "output-misaligned",
   "stale-fields-patched-by-target",
 };
@@ -393,7 +401,7 @@ mutate_cast (unsigned m, uint8_t *b, size_t len)
     case 0: b[QT (rounding)] = 1; break;
     case 1: sima_ev74_put_u32 (b, QT (zero_point), 1); break;
     case 2: sima_ev74_put_u32 (b, QT (multiplier_bits), 0x3f800000u); break;
-    case 3: sima_ev74_put_u16 (b, SIMA_EV74_OFF_FLAGS, 1); break;
+    case 3: sima_ev74_put_u16 (b, SIMA_EV74_OFF_FLAGS, 2); break;
     case 4: b[QT (input_dtype)] = SIMA_DTYPE_INT8; break;
     /* QuantTess with a zero multiplier */
     case 5: sima_ev74_put_u16 (b, SIMA_EV74_OFF_ROUTE, 49); break;
@@ -564,6 +572,7 @@ encode_dd (const DdCase *c, SimaEv74Descriptor *d)
     memcpy (in.tiled.axes, c->axes, sizeof in.tiled.axes);
     memcpy (in.tiled.tile_shape, c->tile, sizeof in.tiled.tile_shape);
     in.tiled.channels = c->channels;
+    in.tiled.cblock = cblock_mode;
   }
   out.dtype = c->dtype;
   out.layout = c->strides[0] ? SIMA_LAYOUT_STRIDED : SIMA_LAYOUT_CONTIGUOUS;
@@ -599,7 +608,7 @@ static const struct {
   const char *name;
   unsigned base;
 } dd_mutations[] = {
-  { "flags-unknown-16", DD_DENSE },
+  { "flags-unknown-32", DD_DENSE },
   { "strided-flag-without-strides", DD_DENSE },
   { "table-flag-with-bf16-table-length", DD_TABLE },
   { "strided-with-row-major-strides", DD_DENSE },
@@ -648,7 +657,7 @@ mutate_dd (unsigned m, uint8_t *b, size_t len)
   unsigned flags = sima_ev74_get_u16 (b, DDO (flags));
 
   switch (m) {
-    case 0: sima_ev74_put_u16 (b, DDO (flags), (uint16_t) (flags | 16)); break;
+    case 0: sima_ev74_put_u16 (b, DDO (flags), (uint16_t) (flags | 32)); break;
     case 1: sima_ev74_put_u16 (b, DDO (flags), (uint16_t) (flags | 1)); break;
     case 2: len = set_length (b, 176 + 512); break;   /* FP32 needs 1,024 */
     case 3: {                 /* {8,16,3} FP32 row-major: 192, 12, 4 */
@@ -942,6 +951,96 @@ mutate_set (unsigned i, uint8_t *b, size_t len)
   refresh_crc (b, len);
 }
 
+/* ---- cblock -------------------------------------------------------------- */
+
+/* Written with cblock_mode set: pad16 tiles of more than 16 stored channels
+ * (several 16-channel blocks, a last block with padding), boundary tiles,
+ * channels-first sources and outputs, several workers. */
+static const Case cb_cases[] = {
+  { "f32-hwc-c40-tile32-3w", SIMA_DTYPE_FLOAT32, 3, { 6, 10, 40 }, { 0 },
+    { -1, 0, 1, 2 }, { 1, 4, 4, 32 }, SIMA_CHANNELS_PAD16, 16.0f, -2,
+    SIMA_ROUNDING_NEAREST_EVEN, B0 (2, 1, 1, 3, 0), B1 (0, 1, 1, 0), 0, 0 },
+  { "f32-nchw-c33-tile64-4w", SIMA_DTYPE_FLOAT32, 4, { 1, 33, 6, 8 },
+    { 6336, 192, 32, 4 }, { -1, 2, 3, 1 }, { 1, 4, 4, 64 },
+    SIMA_CHANNELS_PAD16, 1.0f, 3, SIMA_ROUNDING_TOWARD_ZERO,
+    B0 (2, 1, 1, 4, 0), B1 (0, 1, 1, 0), 0, 0 },
+};
+static const Case cb_cast_cases[] = {
+  { "bf16-wc-c70-tile64-2w", SIMA_DTYPE_BFLOAT16, 2, { 12, 70 }, { 0 },
+    { -1, -1, 0, 1 }, { 1, 1, 5, 64 }, SIMA_CHANNELS_PAD16, 0, 0, 0,
+    B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+  /* 40 KiB tiles of 80 channels: tasks hold whole 32-byte block pixels */
+  { "f32-big-tiles-c80-3w", SIMA_DTYPE_FLOAT32, 3, { 32, 32, 80 }, { 0 },
+    { -1, 0, 1, 2 }, { 1, 16, 16, 80 }, SIMA_CHANNELS_PAD16, 0, 0, 0,
+    B0 (2, 1, 1, 3, 1), B1 (0, 1, 1, 0), 0, 0 },
+};
+static const DdCase cb_dd_cases[] = {
+  { "f32-c80-tile64-3w", SIMA_DTYPE_FLOAT32, 3, { 5, 6, 80 }, 0,
+    { -1, 0, 1, 2 }, { 1, 2, 4, 64 }, SIMA_CHANNELS_PAD16, { 0 }, 0.5f, 3,
+    B0 (2, 1, 1, 3, 0), B1 (0, 1, 1, 0), 0, 0, SIMA_SCALE_MULTIPLY },
+  /* HWC logical, CHW in memory: channels 48 bytes apart */
+  { "bf16-permuted-c33-tile32", SIMA_DTYPE_BFLOAT16, 3, { 4, 6, 33 }, 0,
+    { -1, 0, 1, 2 }, { 1, 3, 4, 32 }, SIMA_CHANNELS_PAD16, { 12, 2, 48 },
+    0.25f, -1, B0 (2, 0, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0,
+    SIMA_SCALE_MULTIPLY },
+};
+
+static void
+write_cblock_seeds (const char *dir)
+{
+  SimaEv74Descriptor d;
+  char name[128];
+  unsigned i;
+
+  cblock_mode = 1;
+  for (i = 0; i < sizeof cb_cases / sizeof cb_cases[0]; i++) {
+    uint8_t prefix[6] = { cb_cases[i].b0, cb_cases[i].b1, FOLLOW_IN,
+      FOLLOW_OUT, 0, (uint8_t) (200 + i) };
+    encode (&cb_cases[i], &d);
+    snprintf (name, sizeof name, "valid-cb-%02u-%s", i, cb_cases[i].name);
+    write_seed (dir, name, prefix, d.bytes, d.length);
+  }
+  for (i = 0; i < sizeof cb_cast_cases / sizeof cb_cast_cases[0]; i++) {
+    uint8_t prefix[6] = { cb_cast_cases[i].b0, cb_cast_cases[i].b1,
+      FOLLOW_IN, FOLLOW_OUT, 0, (uint8_t) (210 + i) };
+    encode_cast (&cb_cast_cases[i], &d);
+    snprintf (name, sizeof name, "valid-ct-cb-%02u-%s", i,
+        cb_cast_cases[i].name);
+    write_seed (dir, name, prefix, d.bytes, d.length);
+  }
+  for (i = 0; i < sizeof cb_dd_cases / sizeof cb_dd_cases[0]; i++) {
+    uint8_t prefix[6] = { cb_dd_cases[i].b0, cb_dd_cases[i].b1, FOLLOW_IN,
+      FOLLOW_OUT, 0, (uint8_t) (220 + i) };
+    encode_dd (&cb_dd_cases[i], &d);
+    snprintf (name, sizeof name, "valid-dd-cb-%02u-%s", i,
+        cb_dd_cases[i].name);
+    write_seed (dir, name, prefix, d.bytes, d.length);
+  }
+  cblock_mode = 0;
+  {
+    /* CBLOCK on a compact QuantTess case: invalid-tiling, no DMA */
+    uint8_t prefix[6] = { B0 (2, 0, 0, 1, 0), B1 (0, 0, 0, 0), FOLLOW, 0,
+      230 };
+    encode (&cases[1], &d);
+    sima_ev74_put_u16 (d.bytes, SIMA_EV74_OFF_FLAGS,
+        SIMA_EV74_PACK_FLAG_CBLOCK);
+    refresh_crc (d.bytes, d.length);
+    write_seed (dir, "malformed-cb-00-cblock-compact", prefix, d.bytes,
+        d.length);
+  }
+  {
+    /* CBLOCK with CBLOCKED: invalid-descriptor, no DMA */
+    uint8_t prefix[6] = { B0 (2, 0, 0, 1, 0), B1 (0, 0, 0, 0), FOLLOW, 0,
+      231 };
+    encode_dd (&dd_cases[DD_CBLOCKED], &d);
+    sima_ev74_put_u16 (d.bytes, DDO (flags), (uint16_t) (sima_ev74_get_u16
+            (d.bytes, DDO (flags)) | SIMA_EV74_DD_FLAG_CBLOCK));
+    refresh_crc (d.bytes, d.length);
+    write_seed (dir, "malformed-dd-cb-00-cblock-with-cblocked", prefix,
+        d.bytes, d.length);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1031,5 +1130,6 @@ main (int argc, char **argv)
     snprintf (name, sizeof name, "malformed-ts-%02u-%s", i, set_mutations[i]);
     write_seed (argv[1], name, prefix, m.bytes, m.length);
   }
+  write_cblock_seeds (argv[1]);
   return 0;
 }

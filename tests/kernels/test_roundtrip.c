@@ -90,7 +90,7 @@ main (void)
       gt.tiled = (SimaMlaTiled) { { -1, (int8_t) (rank - 3),
           (int8_t) (rank - 2), (int8_t) (rank - 1) },
         { 1, gt.shape[rank - 3], gt.shape[rank - 2], 16 },
-        SIMA_CHANNELS_PAD16 };
+        SIMA_CHANNELS_PAD16, 0 };
     }
     for (k = 0; k < rank; k++)
       n *= (uint64_t) gt.shape[k];

@@ -23,6 +23,7 @@
 #ifndef SIMA_TESTS_ORACLE_H
 #define SIMA_TESTS_ORACLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <simaai/kernels/types.h>
@@ -70,7 +71,14 @@ uint16_t oracle_dequant_div_bf16_bits (int8_t q, float dq_scale,
 uint64_t oracle_required_bytes (const SimaTensorSpec *spec);
 
 /* Byte offset of the logical element at coords[0..rank-1]. For BF16 MlaTiled
- * this is the LOW byte; the high byte sits stored_channels bytes later. */
+ * this is the LOW byte; the high byte sits stored_channels bytes later, or 16
+ * bytes later when spec->tiled.cblock is set.
+ *
+ * MlaTiled with tiled.cblock != 0 (SiMa's cblock flag, pad16 channels only):
+ * inside a tile of P pixels (p in D,H,W order) with S stored channels, the
+ * INT8 element (p, c) is at tile_offset + (c/16)*P*16 + p*16 + c%16; a BF16
+ * low byte at tile_offset + (c/16)*P*32 + p*32 + c%16, its high byte 16
+ * bytes later. Sizes and tile offsets are those of the flag-less layout. */
 int64_t oracle_element_offset (const SimaTensorSpec *spec,
                                const int64_t *coords);
 
@@ -90,6 +98,52 @@ void oracle_detessdequant_conv (const SimaTensorSpec *in, const void *in_data,
                                 const SimaTensorSpec *out, float scale,
                                 int32_t zero_point, int divide,
                                 uint8_t *out_data);
+
+/* ---- tensor sets (oracle_sets.c) -------------------------------------- */
+
+/* A set is n members (at most ORACLE_SET_MAX), member i being specs[i] at
+ * byte offsets[i] of one buffer. Member i of the input set converts to member
+ * i of the output set with member i's parameters, exactly as the single-tensor
+ * functions above do. Only the output members' bytes are written (QuantTess /
+ * CastTess: every byte of each member's oracle_required_bytes span;
+ * DetessDequant: the members' logical elements); bytes between and around
+ * members are left untouched. Output members are assumed not to overlap.
+ * roundings and divides may be NULL (all nearest-even / all multiply). */
+enum { ORACLE_SET_MAX = 16 };
+
+void oracle_quanttess_set (int n, const SimaTensorSpec *in_specs,
+                           const uint64_t *in_offsets, const uint8_t *in_buf,
+                           const SimaTensorSpec *out_specs,
+                           const uint64_t *out_offsets, uint8_t *out_buf,
+                           const float *multipliers,
+                           const int32_t *zero_points, const int *roundings);
+void oracle_casttess_set (int n, const SimaTensorSpec *in_specs,
+                          const uint64_t *in_offsets, const uint8_t *in_buf,
+                          const SimaTensorSpec *out_specs,
+                          const uint64_t *out_offsets, uint8_t *out_buf);
+/* divides[i] != 0: member i uses the divide convention (scales[i] is then
+ * SiMa's dq_scale, see oracle_dequant_div_f32_bits). */
+void oracle_detessdequant_set (int n, const SimaTensorSpec *in_specs,
+                               const uint64_t *in_offsets,
+                               const uint8_t *in_buf,
+                               const SimaTensorSpec *out_specs,
+                               const uint64_t *out_offsets, uint8_t *out_buf,
+                               const float *scales, const int32_t *zero_points,
+                               const int *divides);
+
+/* Guard bytes: the expected value of byte i of a buffer is
+ * pattern[i % pattern_len] (pattern_len >= 1; one byte for a constant). */
+void oracle_guard_fill (uint8_t *buf, uint64_t buf_bytes,
+                        const uint8_t *pattern, size_t pattern_len);
+/* Checks every byte of buf[0..buf_bytes) outside the n members' occupied
+ * ranges [offsets[i], offsets[i] + oracle_required_bytes(&specs[i])) against
+ * the guard pattern. Returns -1 when all match, else the offset of the first
+ * byte that differs. Bytes inside a member (including a strided member's
+ * holes) are not looked at. */
+int64_t oracle_guard_check (const uint8_t *buf, uint64_t buf_bytes, int n,
+                            const SimaTensorSpec *specs,
+                            const uint64_t *offsets, const uint8_t *pattern,
+                            size_t pattern_len);
 
 #ifdef __cplusplus
 }

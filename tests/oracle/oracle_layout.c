@@ -9,6 +9,12 @@
  * whether the tile is full or the boundary one); we never walk tiles in
  * order and never multiply a tile index by a full-tile size.
  *
+ * Inside a tile, the byte of (pixel p, channel c) comes from one of two
+ * direct formulas, chosen by the cblock flag (spec->tiled.cblock; SiMa's
+ * tessellation flag, shared/INTEROP.md section 4): pixel-major without it,
+ * 16-channel-block-major with it. Tile spans and offsets do not depend on the
+ * flag (a tile holds the same P*S*bpe payload bytes either way).
+ *
  * The whole-tensor functions visit logical elements in row-major order and
  * read/write each one at its own computed offset, so strided, permuted and
  * pitched views need no special handling.
@@ -78,6 +84,7 @@ typedef struct {
   int64_t slice;      /* bytes of one outer slice (its full tile sequence) */
   int bpe;            /* bytes per stored channel: 1 INT8, 2 BF16 planes */
   int pad16;
+  int cblock;         /* channels in 16-blocks of all pixels inside a tile */
 } TiledGeo;
 
 /* Actual extent along dimension k of a tile of class cls. */
@@ -131,6 +138,7 @@ tiled_geo (const SimaTensorSpec *spec, TiledGeo *g)
   memset (g, 0, sizeof *g);
   g->bpe = spec->dtype == SIMA_DTYPE_BFLOAT16 ? 2 : 1;
   g->pad16 = tl->channels == SIMA_CHANNELS_PAD16;
+  g->cblock = tl->cblock != 0;
   for (int k = 0; k < 4; k++) {
     g->n[k] = tl->axes[k] >= 0 ? spec->shape[tl->axes[k]] : 1;
     g->t[k] = tl->tile_shape[k];
@@ -178,10 +186,31 @@ outer_index (const SimaTensorSpec *spec, const int64_t *coords, int64_t *count)
 /* Where an element lives in a tiled tensor. */
 typedef struct {
   int64_t offset;     /* its (low) byte */
-  int64_t stored;     /* stored channels of its tile (= plane distance) */
+  int64_t tile_off;   /* first byte of its tile */
+  int64_t pixels;     /* pixels of its tile (P) */
+  int64_t pixel;      /* its pixel inside the tile, D,H,W order (p) */
+  int64_t stored;     /* stored channels of its tile (S) */
+  int64_t hi_dist;    /* BF16: high byte minus low byte */
   int64_t ext_c;      /* actual channels of its tile */
   int64_t u_c;        /* its channel inside the tile */
 } TiledPos;
+
+/* Byte (the low byte for BF16) of channel c of pos's pixel, counted from the
+ * start of the tile.
+ *  - normal: the pixel's bytes are all its channels (BF16: the S low bytes,
+ *    then the S high bytes): p*S*bpe + c;
+ *  - cblock (S a multiple of 16): block c/16 holds all P pixels, each with
+ *    its 16 channels (BF16: 16 low bytes, then 16 high bytes):
+ *    (c/16)*P*16*bpe + p*16*bpe + c%16.
+ * With S <= 16 both give p*S*bpe + c (S = 16 there). */
+static int64_t
+in_tile_byte (const TiledGeo *g, const TiledPos *pos, int64_t c)
+{
+  if (g->cblock)
+    return (c / 16) * pos->pixels * 16 * g->bpe + pos->pixel * 16 * g->bpe +
+        c % 16;
+  return pos->pixel * pos->stored * g->bpe + c;
+}
 
 static TiledPos
 tiled_pos (const SimaTensorSpec *spec, const TiledGeo *g, const int64_t *coords)
@@ -223,11 +252,14 @@ tiled_pos (const SimaTensorSpec *spec, const TiledGeo *g, const int64_t *coords)
   pos.stored = stored_channels (g, e[C_]);
   pos.ext_c = e[C_];
   pos.u_c = u[C_];
-  /* Pixels D,H,W inside the tile; each pixel holds stored*bpe bytes (INT8:
-   * the channels; BF16: the low plane, then the high plane). */
-  int64_t pixel = (u[D_] * e[H_] + u[H_]) * e[W_] + u[W_];
-  pos.offset = outer_index (spec, coords, NULL) * g->slice + tile_off +
-      pixel * pos.stored * g->bpe + u[C_];
+  /* Pixels D,H,W inside the tile (boundary tiles use their actual extents). */
+  pos.pixels = e[D_] * e[H_] * e[W_];
+  pos.pixel = (u[D_] * e[H_] + u[H_]) * e[W_] + u[W_];
+  /* The high byte plane follows the low one: after the pixel's S low bytes
+   * normally, after the 16 low bytes of its block with cblock. */
+  pos.hi_dist = g->cblock ? 16 : pos.stored;
+  pos.tile_off = outer_index (spec, coords, NULL) * g->slice + tile_off;
+  pos.offset = pos.tile_off + in_tile_byte (g, &pos, u[C_]);
   return pos;
 }
 
@@ -361,12 +393,15 @@ oracle_quanttess (const SimaTensorSpec *in, const void *in_data,
     uint32_t bits = read_scalar_bits (in, in_data, coords);
     out_data[pos.offset] = (uint8_t) oracle_quant_bits (in->dtype, bits,
         multiplier, zero_point, rounding);
-    /* The pixel's last real channel owns the channel padding after it:
-     * stored - ext_c bytes of zero_point. Every pixel has exactly one such
-     * element, so every padding byte is written exactly once. */
+    /* The pixel's last real channel owns the pixel's channel padding
+     * (channels ext_c..stored-1, each placed by its own address, so the same
+     * code serves cblock tiles, where padding sits in the last block).
+     * Every pixel has exactly one such element, so every padding byte is
+     * written exactly once. */
     if (pos.u_c == pos.ext_c - 1)
-      memset (out_data + pos.offset + 1, (uint8_t) (int8_t) zero_point,
-              (size_t) (pos.stored - pos.ext_c));
+      for (int64_t c = pos.ext_c; c < pos.stored; c++)
+        out_data[pos.tile_off + in_tile_byte (&g, &pos, c)] =
+            (uint8_t) (int8_t) zero_point;
   }
 }
 
@@ -401,7 +436,7 @@ oracle_casttess (const SimaTensorSpec *in, const void *in_data,
         break;
     }
     out_data[pos.offset] = (uint8_t) (bf & 0xFFu);
-    out_data[pos.offset + pos.stored] = (uint8_t) (bf >> 8);
+    out_data[pos.offset + pos.hi_dist] = (uint8_t) (bf >> 8);
   }
 }
 

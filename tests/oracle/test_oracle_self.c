@@ -629,10 +629,12 @@ test_cblocked (void)
 
 /* ---- layout: random geometries vs a sequential walker ------------------- */
 
-/* Packs tiles in physical order (outer slices, tiles C,D,H,W, pixels D,H,W,
- * planes, stored channels, alignment tail) and records, per logical element,
- * the offset of its low byte and its tile's stored channel count; kind[] gets
- * 0 gap, 1 padding, 2 low/INT8 value byte, 3 high byte. Returns the size. */
+/* Packs tiles in physical order (outer slices, tiles C,D,H,W, then inside a
+ * tile: channel runs, pixels D,H,W, planes, channels of the run, alignment
+ * tail) and records, per logical element, the offset of its low byte and the
+ * distance to its high byte; kind[] gets 0 gap, 1 padding, 2 low/INT8 value
+ * byte, 3 high byte. Returns the size. A channel run is all the stored
+ * channels (one run per tile) normally, 16 channels with cblock. */
 static int64_t
 walk_tiled (const SimaTensorSpec *s, int64_t *elem_off, int64_t *elem_st,
             uint8_t *kind)
@@ -669,30 +671,32 @@ walk_tiled (const SimaTensorSpec *s, int64_t *elem_off, int64_t *elem_st,
               e[k] = n[k] - i4[k] * t[k] < t[k] ? n[k] - i4[k] * t[k] : t[k];
             int64_t st = s->tiled.channels == SIMA_CHANNELS_PAD16 ?
                 (e[3] + 15) / 16 * 16 : e[3];
-            for (int64_t d = 0; d < e[0]; d++)
-              for (int64_t h = 0; h < e[1]; h++)
-                for (int64_t w = 0; w < e[2]; w++)
-                  for (int pl = 0; pl < bpe; pl++)
-                    for (int64_t c = 0; c < st; c++, pos++) {
-                      int64_t u[4] = { d, h, w, c };
-                      if (c >= e[3]) {
+            int64_t run = s->tiled.cblock ? 16 : st;
+            for (int64_t r0 = 0; r0 < st; r0 += run)
+              for (int64_t d = 0; d < e[0]; d++)
+                for (int64_t h = 0; h < e[1]; h++)
+                  for (int64_t w = 0; w < e[2]; w++)
+                    for (int pl = 0; pl < bpe; pl++)
+                      for (int64_t c = r0; c < r0 + run; c++, pos++) {
+                        int64_t u[4] = { d, h, w, c };
+                        if (c >= e[3]) {
+                          if (kind)
+                            kind[pos] = 1;
+                          continue;
+                        }
+                        for (int k = 0; k < 4; k++)
+                          if (s->tiled.axes[k] >= 0)
+                            coords[s->tiled.axes[k]] = i4[k] * t[k] + u[k];
+                        int64_t idx = 0;
+                        for (int i = 0; i < s->rank; i++)
+                          idx = idx * s->shape[i] + coords[i];
                         if (kind)
-                          kind[pos] = 1;
-                        continue;
+                          kind[pos] = (uint8_t) (2 + pl);
+                        if (elem_off && pl == 0) {
+                          elem_off[idx] = pos;
+                          elem_st[idx] = run;
+                        }
                       }
-                      for (int k = 0; k < 4; k++)
-                        if (s->tiled.axes[k] >= 0)
-                          coords[s->tiled.axes[k]] = i4[k] * t[k] + u[k];
-                      int64_t idx = 0;
-                      for (int i = 0; i < s->rank; i++)
-                        idx = idx * s->shape[i] + coords[i];
-                      if (kind)
-                        kind[pos] = (uint8_t) (2 + pl);
-                      if (elem_off && pl == 0) {
-                        elem_off[idx] = pos;
-                        elem_st[idx] = st;
-                      }
-                    }
             for (; (pos - start) % 16; pos++)
               if (kind)
                 kind[pos] = 0;
@@ -701,9 +705,10 @@ walk_tiled (const SimaTensorSpec *s, int64_t *elem_off, int64_t *elem_st,
   return pos;
 }
 
-/* A random valid tiled spec (shape, axes, tiles, channel mode) of dtype. */
+/* A random valid tiled spec (shape, axes, tiles, channel mode) of dtype;
+ * cblock forces pad16 channels with the cblock flag. */
 static SimaTensorSpec
-random_tiled (SimaDType dtype)
+random_tiled (SimaDType dtype, int cblock)
 {
   static const int64_t cvals[] = { 1, 2, 3, 5, 16, 17, 32, 33 };
   SimaTensorSpec s;
@@ -714,6 +719,10 @@ random_tiled (SimaDType dtype)
     s.dtype = dtype;
     s.layout = SIMA_LAYOUT_MLA_TILED;
     s.tiled.channels = (SimaChannels) rnd_range (0, 1);
+    if (cblock) {
+      s.tiled.channels = SIMA_CHANNELS_PAD16;
+      s.tiled.cblock = 1;
+    }
     total = 1;
     for (int i = 0; i < s.rank; i++) {
       s.shape[i] = rnd_range (1, 4);
@@ -728,6 +737,13 @@ random_tiled (SimaDType dtype)
     total *= s.shape[cax];
     s.tiled.axes[3] = (int8_t) cax;
     s.tiled.tile_shape[3] = rnd_range (1, s.shape[cax] + 3);
+    if (cblock && rnd () % 4 != 0) {  /* mostly several 16-channel blocks */
+      static const int64_t wide[] = { 17, 20, 32, 33, 47, 64 };
+      total /= s.shape[cax];
+      s.shape[cax] = wide[rnd () % 6];
+      total *= s.shape[cax];
+      s.tiled.tile_shape[3] = rnd_range (17, s.shape[cax] + 3);
+    }
     for (int k = 0; k < 3; k++) {
       if (used < s.rank && rnd () % 3) {
         int ax = perm[used++];
@@ -762,11 +778,20 @@ randomize_view (SimaTensorSpec *v)
 }
 
 static void
-test_random_tiled (void)
+test_random_tiled (int cblock)
 {
+  int differs = 0;          /* geometries whose first tile has S > 16, P > 1 */
   for (int iter = 0; iter < 600; iter++) {
     SimaDType odt = iter % 2 ? B : SIMA_DTYPE_INT8;
-    SimaTensorSpec o = random_tiled (odt);
+    SimaTensorSpec o = random_tiled (odt, cblock);
+    int64_t px = 1, ce;
+    for (int k = 0; k < 3; k++)
+      if (o.tiled.axes[k] >= 0)
+        px *= o.tiled.tile_shape[k] < o.shape[o.tiled.axes[k]] ?
+            o.tiled.tile_shape[k] : o.shape[o.tiled.axes[k]];
+    ce = o.tiled.tile_shape[3] < o.shape[o.tiled.axes[3]] ?
+        o.tiled.tile_shape[3] : o.shape[o.tiled.axes[3]];
+    differs += px > 1 && ce > 16;
     SimaTensorSpec in = o;
     in.layout = SIMA_LAYOUT_CONTIGUOUS;
     in.dtype = (SimaDType) (iter / 2 % 3);    /* FP32, FP16, BF16 */
@@ -855,7 +880,256 @@ test_random_tiled (void)
     }
     free (eoff), free (est), free (kind), free (src), free (got), free (want);
   }
-  report ("layout: 600 random tiled geometries vs sequential walker");
+  if (cblock)
+    CHECK (differs >= 200, "only %d cblock geometries differ from plain",
+           differs);
+  printf ("# %d of 600 geometries have a first tile with S > 16, P > 1\n",
+          differs);
+  report (cblock ? "layout: 600 random cblock geometries vs sequential walker"
+          : "layout: 600 random tiled geometries vs sequential walker");
+}
+
+/* ---- cblock (SiMa's tessellation flag) ---------------------------------- */
+
+/* One 2x2-pixel tile, C = 20 stored as 32 (pad16), cblock: block 0 (bytes
+ * 0..63) holds channels 0..15 of pixels p0..p3, block 1 (64..127) channels
+ * 16..31 of p0..p3, i.e. INT8 (p, c) at (c/16)*64 + p*16 + c%16. BF16: the
+ * same with 32 bytes per pixel and block (16 low, then 16 high bytes). */
+static void
+test_cblock_hand (void)
+{
+  const int64_t shape[3] = { 2, 2, 20 };          /* H, W, C */
+  const int8_t axes[4] = { -1, 0, 1, 2 };
+  const int64_t tile[4] = { 1, 2, 2, 32 };
+  SimaTensorSpec o = tiled (3, shape, SIMA_DTYPE_INT8, axes, tile,
+                            SIMA_CHANNELS_PAD16);
+  SimaTensorSpec plain = o;
+  o.tiled.cblock = 1;
+  /* (h, w, c), cblock offset, offset without cblock (p*32 + c) */
+  static const int64_t pos[][5] = {
+    { 0, 0, 0, 0, 0 }, { 0, 0, 15, 15, 15 }, { 0, 1, 0, 16, 32 },
+    { 1, 0, 0, 32, 64 }, { 1, 1, 15, 63, 111 }, { 0, 0, 16, 64, 16 },
+    { 0, 1, 16, 80, 48 }, { 1, 0, 17, 97, 81 }, { 1, 1, 19, 115, 115 },
+    { 0, 1, 3, 19, 35 }, { 1, 0, 9, 41, 73 },
+  };
+  for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++) {
+    int64_t got = oracle_element_offset (&o, pos[i]);
+    int64_t got_plain = oracle_element_offset (&plain, pos[i]);
+    CHECK (got == pos[i][3], "int8 (%lld,%lld,%lld): %lld, want %lld",
+           (long long) pos[i][0], (long long) pos[i][1],
+           (long long) pos[i][2], (long long) got, (long long) pos[i][3]);
+    CHECK (got_plain == pos[i][4], "plain (%lld,%lld,%lld): %lld, want %lld",
+           (long long) pos[i][0], (long long) pos[i][1],
+           (long long) pos[i][2], (long long) got_plain,
+           (long long) pos[i][4]);
+  }
+  CHECK (oracle_required_bytes (&o) == 128, "int8 cblock size %llu",
+         (unsigned long long) oracle_required_bytes (&o));
+
+  /* QuantTess, x(p, c) = p*20 + c - 40, multiplier 1, zero point 5. */
+  float x[80];
+  uint8_t buf[288], want[288];
+  for (int i = 0; i < 80; i++)
+    x[i] = (float) (i - 40);
+  SimaTensorSpec in = dense (3, shape, F);
+  memset (want, 0xA5, sizeof want);
+  for (int p = 0; p < 4; p++)
+    for (int l = 0; l < 16; l++) {
+      want[p * 16 + l] = (uint8_t) (int8_t) (p * 20 + l - 40 + 5);
+      want[64 + p * 16 + l] = l < 4 ?
+          (uint8_t) (int8_t) (p * 20 + 16 + l - 40 + 5) : 5;
+    }
+  /* a few bytes spelled out: */
+  CHECK (want[0] == 0xDD && want[64] == 0xED && want[115] == 44 &&
+         want[116] == 5 && want[127] == 5 && want[63] == 0x28,
+         "hand byte map");
+  memset (buf, 0xA5, sizeof buf);
+  oracle_quanttess (&in, x, &o, 1.0f, 5, 0, buf);
+  check_bytes (buf, want, sizeof buf, "int8 cblock quanttess");
+
+  /* DetessDequant reads it back; put garbage in the padding lanes first. */
+  for (int p = 0; p < 4; p++)
+    for (int l = 4; l < 16; l++)
+      buf[64 + p * 16 + l] = 0x80;
+  float deq[80];
+  SimaTensorSpec dout = dense (3, shape, F);
+  oracle_detessdequant (&o, buf, &dout, 1.0f, 5, (uint8_t *) deq);
+  for (int i = 0; i < 80; i++)
+    CHECK (deq[i] == x[i], "dequant element %d = %g", i, deq[i]);
+
+  /* CastTess BF16 -> BF16: value(p, c) has high byte p*20+c+1 and low byte
+   * 0x80+p*20+c. Low (p, c) at (c/16)*128 + p*32 + c%16, high 16 later. */
+  uint16_t bv[80];
+  for (int i = 0; i < 80; i++)
+    bv[i] = (uint16_t) ((i + 1) << 8 | (0x80 + i));
+  SimaTensorSpec bin = dense (3, shape, B);
+  SimaTensorSpec bo = o;
+  bo.dtype = B;
+  CHECK (oracle_required_bytes (&bo) == 256, "bf16 cblock size");
+  memset (want, 0xA5, sizeof want);
+  memset (want, 0, 256);
+  for (int p = 0; p < 4; p++)
+    for (int c = 0; c < 20; c++) {
+      int lo = (c / 16) * 128 + p * 32 + c % 16;
+      want[lo] = (uint8_t) (0x80 + p * 20 + c);
+      want[lo + 16] = (uint8_t) (p * 20 + c + 1);
+    }
+  /* spelled out: (0,0,16) lo 128 hi 144; (1,1,19) lo 227 hi 243; (0,1,5)
+   * lo 37 hi 53; padding lanes e.g. 132 (p0 c20 low), 148 (its high) */
+  CHECK (want[128] == 0x90 && want[144] == 17 && want[227] == 0xCF &&
+         want[243] == 80 && want[37] == 0x99 && want[53] == 26 &&
+         want[132] == 0 && want[148] == 0, "hand bf16 byte map");
+  int64_t c0116[3] = { 0, 1, 16 }, c1119[3] = { 1, 1, 19 };
+  CHECK (oracle_element_offset (&bo, c0116) == 160, "bf16 offset (0,1,16)");
+  CHECK (oracle_element_offset (&bo, c1119) == 227, "bf16 offset (1,1,19)");
+  memset (buf, 0xA5, sizeof buf);
+  oracle_casttess (&bin, bv, &bo, buf);
+  check_bytes (buf, want, sizeof buf, "bf16 cblock casttess");
+
+  /* docs/layout.md example: [W=2, C=17], tile {1,1,2,32}, INT8 pad16
+   * cblock: 0-15 w0 c0-15, 16-31 w1 c0-15, 32 w0 c16 + 15 padding, 48 w1
+   * c16 + 15 padding; 64 bytes. Values w*17 + c + 1, zero point -2. */
+  const int64_t sd[2] = { 2, 17 };
+  const int8_t ad[4] = { -1, -1, 0, 1 };
+  const int64_t td[4] = { 1, 1, 2, 32 };
+  SimaTensorSpec od = tiled (2, sd, SIMA_DTYPE_INT8, ad, td,
+                             SIMA_CHANNELS_PAD16);
+  od.tiled.cblock = 1;
+  SimaTensorSpec idn = dense (2, sd, F);
+  float xd[34];
+  for (int i = 0; i < 34; i++)
+    xd[i] = (float) (i + 3);                      /* + zp -2 -> i + 1 */
+  memset (want, 0xA5, sizeof want);
+  for (int l = 0; l < 16; l++) {
+    want[l] = (uint8_t) (l + 1);
+    want[16 + l] = (uint8_t) (17 + l + 1);
+    want[32 + l] = l == 0 ? 17 : 0xFE;
+    want[48 + l] = l == 0 ? 34 : 0xFE;
+  }
+  CHECK (oracle_required_bytes (&od) == 64, "doc example size");
+  memset (buf, 0xA5, sizeof buf);
+  oracle_quanttess (&idn, xd, &od, 1.0f, -2, 0, buf);
+  check_bytes (buf, want, sizeof buf, "docs/layout.md cblock example");
+  report ("cblock: hand-computed 2x2-pixel tile, 32 stored channels");
+}
+
+/* Several tiles: [W=3, C=40], tile {1,1,2,32}, pad16, INT8. Tiles (C,W):
+ * (c0,w0) 2 px x 32 at 0, (c0,w1) 1 px x 32 at 64, (c1,w0) 2 px x 16 at 96,
+ * (c1,w1) 1 px x 16 at 128; 144 bytes, with or without cblock. Only the
+ * (c0,w0) tile (P = 2, S = 32) differs; a 1-pixel tile or S = 16 is the same
+ * either way. */
+static void
+test_cblock_multi_tile (void)
+{
+  const int64_t shape[2] = { 3, 40 };
+  const int8_t axes[4] = { -1, -1, 0, 1 };
+  const int64_t tile[4] = { 1, 1, 2, 32 };
+  SimaTensorSpec o = tiled (2, shape, SIMA_DTYPE_INT8, axes, tile,
+                            SIMA_CHANNELS_PAD16);
+  SimaTensorSpec plain = o;
+  o.tiled.cblock = 1;
+  static const int64_t pos[][4] = {    /* w, c, cblock, plain */
+    { 0, 17, 33, 17 }, { 1, 3, 19, 35 }, { 1, 17, 49, 49 },
+    { 1, 31, 63, 63 }, { 0, 31, 47, 31 }, { 2, 20, 84, 84 },
+    { 2, 35, 131, 131 }, { 1, 39, 119, 119 }, { 0, 32, 96, 96 },
+  };
+  CHECK (oracle_required_bytes (&o) == 144 &&
+         oracle_required_bytes (&plain) == 144, "sizes");
+  for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++) {
+    CHECK (oracle_element_offset (&o, pos[i]) == pos[i][2],
+           "cblock (%lld,%lld): %lld", (long long) pos[i][0],
+           (long long) pos[i][1], (long long) oracle_element_offset (&o,
+               pos[i]));
+    CHECK (oracle_element_offset (&plain, pos[i]) == pos[i][3],
+           "plain (%lld,%lld): %lld", (long long) pos[i][0],
+           (long long) pos[i][1], (long long) oracle_element_offset (&plain,
+               pos[i]));
+  }
+  /* Channel padding of the (c1,*) tiles (channels 8..15) is the zero point
+   * in both layouts: bytes 104..111, 120..127, 136..143; alignment bytes do
+   * not exist here (every span is a multiple of 16). */
+  float x[120];
+  uint8_t a[160], b[160];
+  for (int i = 0; i < 120; i++)
+    x[i] = (float) (i % 100);
+  SimaTensorSpec in = dense (2, shape, F);
+  memset (a, 0xEE, sizeof a);
+  memset (b, 0xEE, sizeof b);
+  oracle_quanttess (&in, x, &o, 1.0f, -9, 0, a);
+  oracle_quanttess (&in, x, &plain, 1.0f, -9, 0, b);
+  for (int i = 104; i < 112; i++)
+    CHECK (a[i] == 0xF7 && a[i + 16] == 0xF7 && a[i + 32] == 0xF7,
+           "padding byte %d", i);
+  CHECK (a[33] == (uint8_t) (17 - 9) && a[47] == (uint8_t) (31 - 9) &&
+         a[19] == (uint8_t) (43 - 9), "cblock bytes");
+  check_bytes (a + 64, b + 64, sizeof a - 64, "tiles after (c0,w0)");
+  CHECK (memcmp (a, b, 64) != 0, "(c0,w0) should differ");
+  report ("cblock: hand-computed offsets across tiles, partial C and W");
+}
+
+/* With at most 16 stored channels per tile (pad16, C tile <= 16) cblock is
+ * the plain layout: same offsets, same QuantTess/CastTess bytes, same
+ * DetessDequant values, over random geometries. */
+static void
+test_cblock_small_equals_plain (void)
+{
+  int compared = 0;
+  for (int iter = 0; iter < 400; iter++) {
+    SimaDType odt = iter % 2 ? B : SIMA_DTYPE_INT8;
+    SimaTensorSpec plain = random_tiled (odt, 0);
+    plain.tiled.channels = SIMA_CHANNELS_PAD16;
+    int64_t cext = plain.shape[plain.tiled.axes[3]];
+    if (plain.tiled.tile_shape[3] > 16)
+      plain.tiled.tile_shape[3] = 1 + (cext - 1) % 16;
+    SimaTensorSpec cb = plain;
+    cb.tiled.cblock = 1;
+    SimaTensorSpec in = plain;
+    in.layout = SIMA_LAYOUT_CONTIGUOUS;
+    in.dtype = (SimaDType) (iter / 2 % 3);
+    randomize_view (&in);
+    uint64_t size = oracle_required_bytes (&plain);
+    CHECK (size == oracle_required_bytes (&cb), "iter %d: sizes", iter);
+    uint64_t in_size = oracle_required_bytes (&in);
+    uint8_t *src = malloc ((size_t) in_size + 4);
+    uint8_t *a = malloc ((size_t) size + 16);
+    uint8_t *b = malloc ((size_t) size + 16);
+    for (uint64_t i = 0; i < in_size; i++)
+      src[i] = (uint8_t) rnd ();
+    memset (a, 0x3C, (size_t) size + 16);
+    memset (b, 0xC3, (size_t) size + 16);
+    if (odt == SIMA_DTYPE_INT8) {
+      oracle_quanttess (&in, src, &plain, 0.75f, -3, iter % 4, a);
+      oracle_quanttess (&in, src, &cb, 0.75f, -3, iter % 4, b);
+    } else {
+      oracle_casttess (&in, src, &plain, a);
+      oracle_casttess (&in, src, &cb, b);
+    }
+    check_bytes (a, b, (size_t) size, "small-C cblock output");
+    int64_t count = 1, coords[SIMA_MAX_RANK];
+    for (int i = 0; i < plain.rank; i++)
+      count *= plain.shape[i];
+    for (int64_t idx = 0; idx < count; idx++) {
+      unravel (&plain, idx, coords);
+      CHECK (oracle_element_offset (&plain, coords) ==
+             oracle_element_offset (&cb, coords), "iter %d elem %lld", iter,
+             (long long) idx);
+    }
+    if (odt == SIMA_DTYPE_INT8) {
+      SimaTensorSpec dv = dense (plain.rank, plain.shape, F);
+      uint64_t dsz = oracle_required_bytes (&dv);
+      uint8_t *da = malloc ((size_t) dsz), *db = malloc ((size_t) dsz);
+      for (uint64_t i = 0; i < size; i++)
+        a[i] = (uint8_t) rnd ();
+      oracle_detessdequant (&plain, a, &dv, 0.5f, 1, da);
+      oracle_detessdequant (&cb, a, &dv, 0.5f, 1, db);
+      check_bytes (da, db, (size_t) dsz, "small-C cblock dequant");
+      free (da), free (db);
+    }
+    compared++;
+    free (src), free (a), free (b);
+  }
+  CHECK (compared == 400, "compared %d", compared);
+  report ("cblock: at most 16 stored channels per tile equals plain layout");
 }
 
 static void
@@ -900,7 +1174,11 @@ main (void)
   test_worked_examples ();
   test_tiled_hand ();
   test_cblocked ();
-  test_random_tiled ();
+  test_random_tiled (0);
+  test_cblock_hand ();
+  test_cblock_multi_tile ();
+  test_cblock_small_equals_plain ();
+  test_random_tiled (1);
   test_empty ();
   printf ("1..%d\n", n_tests);
   return n_failed ? 1 : 0;

@@ -2,7 +2,8 @@
 /*
  * tile_walk.h - the A65 traversal shared by every operation: tiles in
  * physical order (SimaTileCursor), D slices inside each tile, one leaf call
- * per slice for its H rows of W pixels.
+ * per slice for its H rows of W pixels. A cblock tile (docs/layout.md) is
+ * walked as one such sweep per 16-channel block, with the same leaves.
  */
 #ifndef SIMA_KERNELS_A65_TILE_WALK_H
 #define SIMA_KERNELS_A65_TILE_WALK_H

@@ -34,6 +34,13 @@ check_mapping (const SimaTensorSpec *spec, const char *role,
     return sima_status_make (SIMA_INVALID_TILING,
         "%s channels mode is %d, must be compact or pad16", role,
         (int) t->channels);
+  if (t->cblock != 0 && t->cblock != 1)
+    return sima_status_make (SIMA_INVALID_TILING,
+        "%s cblock is %d, must be 0 or 1", role, t->cblock);
+  if (t->cblock && t->channels != SIMA_CHANNELS_PAD16)
+    return sima_status_make (SIMA_INVALID_TILING,
+        "%s cblock is 1 with compact channels; cblock needs pad16 channels",
+        role);
   for (a = 0; a < SIMA_MAX_RANK; a++)
     owner[a] = -1;
   for (k = 0; k < 4; k++) {
@@ -258,6 +265,7 @@ sima_mla_tiled_default (int rank, SimaMlaTiled *t)
     t->tile_shape[k] = axis >= 0 ? extents[k - 1] : 1;
   }
   t->channels = SIMA_CHANNELS_PAD16;
+  t->cblock = 0;
 }
 
 SimaStatus
@@ -276,6 +284,7 @@ sima_cblocked_geometry_init (const SimaTensorSpec *spec, const char *role,
         role, r);
   tiled.layout = SIMA_LAYOUT_MLA_TILED;
   tiled.tiled.channels = SIMA_CHANNELS_PAD16;
+  tiled.tiled.cblock = 0;   /* `tiled` is unused by mla-cblocked specs */
   for (k = 0; k < 3; k++) {
     tiled.tiled.axes[k + 1] = (int8_t) (r - 3 + k);
     /* whole H x W planes; an empty extent still needs a positive tile */
@@ -370,6 +379,15 @@ sima_tiled_element_offset (const SimaTiledGeometry *g, const int64_t *coords)
   cls = &g->classes[sima_tiled_class_of (g, tile_index)];
   pixel = (uint64_t) ((inside[SIMA_MLA_D] * cls->extent[SIMA_MLA_H]
           + inside[SIMA_MLA_H]) * cls->extent[SIMA_MLA_W] + inside[SIMA_MLA_W]);
+  if (g->tiled.cblock) {
+    /* blocks of 16 stored channels, each holding every pixel of the tile */
+    uint64_t pixels = (uint64_t) (cls->extent[SIMA_MLA_D]
+        * cls->extent[SIMA_MLA_H] * cls->extent[SIMA_MLA_W]);
+    uint64_t unit = 16 * (uint64_t) g->element_bytes;
+    uint64_t c = (uint64_t) inside[SIMA_MLA_C];
+    return sima_tiled_tile_offset (g, outer, tile_index)
+        + (c / 16) * pixels * unit + pixel * unit + c % 16;
+  }
   return sima_tiled_tile_offset (g, outer, tile_index)
       + pixel * (uint64_t) cls->stored_channels * (uint64_t) g->element_bytes
       + (uint64_t) inside[SIMA_MLA_C];

@@ -110,15 +110,17 @@ SimaStatus sima_tensor_required_bytes (const SimaTensorSpec *spec,
     const char *role, uint64_t *bytes);
 
 /* The tiling used when a caller has no opinion: channels last, pad16,
- * tiles of H8/W16/C16 (rank >= 3: H, W, C are the last three axes; rank 2:
- * W, C; rank 1: C alone, C tiles of 16). D is absent. */
+ * cblock 0, tiles of H8/W16/C16 (rank >= 3: H, W, C are the last three
+ * axes; rank 2: W, C; rank 1: C alone, C tiles of 16). D is absent. Sets
+ * every field of *out. */
 void sima_mla_tiled_default (int rank, SimaMlaTiled *out);
 
 /* Validates spec->tiled against the logical shape (C mandatory, axes unique
  * and in range, absent axes with tile extent 1, positive extents, a known
- * channels mode) and derives classes, run sizes and the total size with
- * checked arithmetic. element_bytes is 1 for INT8 tiles, 2 for BF16 tiles
- * (anything else is rejected). */
+ * channels mode, cblock 0 or 1 and 1 only with pad16: invalid-tiling) and
+ * derives classes, run sizes and the total size with checked arithmetic.
+ * element_bytes is 1 for INT8 tiles, 2 for BF16 tiles (anything else is
+ * rejected). */
 SimaStatus sima_tiled_geometry_init (const SimaTensorSpec *spec,
     int element_bytes, const char *role, SimaTiledGeometry *out);
 
@@ -155,9 +157,17 @@ uint64_t sima_tiled_tile_offset (const SimaTiledGeometry *g, uint64_t outer,
     const int64_t tile_index[4]);
 
 /* Byte offset of the logical element at coords[rank] (each < its extent):
- * its INT8 byte, or for BF16 tiles its low byte (the high byte follows at
- * + stored_channels of its tile). For tools and tests that look up single
- * elements; executors walk tiles with a SimaTileCursor instead. */
+ * its INT8 byte, or for BF16 tiles its low byte. For tools and tests that
+ * look up single elements; executors walk tiles with a SimaTileCursor
+ * instead. With p the pixel index inside the tile (D, H, W order), c the
+ * channel inside the tile, S its stored channels and P its pixel count:
+ *   cblock 0: INT8  tile_offset + p*S + c
+ *             BF16  low tile_offset + p*2*S + c, high byte + S
+ *   cblock 1: INT8  tile_offset + (c/16)*P*16 + p*16 + c%16
+ *             BF16  low tile_offset + (c/16)*P*32 + p*32 + c%16,
+ *                   high byte + 16
+ * (cblock 1: S is a multiple of 16, each 16-channel block holds all P
+ * pixels, and for BF16 each block is its own byte-plane pair.) */
 uint64_t sima_tiled_element_offset (const SimaTiledGeometry *g,
     const int64_t *coords);
 

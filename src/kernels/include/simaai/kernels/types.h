@@ -49,11 +49,20 @@ enum { SIMA_MLA_D = 0, SIMA_MLA_H = 1, SIMA_MLA_W = 2, SIMA_MLA_C = 3 };
 /* The MLA tiled physical layout (docs/layout.md).
  * axes: logical axis index of D, H, W, C; -1 marks an absent spatial axis
  *       (C is mandatory). tile_shape: tile extents in the same order; an
- *       absent axis requires extent 1. */
+ *       absent axis requires extent 1.
+ * cblock: the order inside each tile (SiMa's `cblock` flag). 0 (the
+ *       default, what zero-initialised specs get): pixel after pixel, each
+ *       with all its stored channels. 1: the stored channels are split into
+ *       blocks of 16 and each block holds all the tile's pixels before the
+ *       next block starts; pad16 channels only. Tile sizes do not change,
+ *       and with at most 16 stored channels both orders are the same bytes.
+ *       Not the same thing as SIMA_LAYOUT_MLA_CBLOCKED (plane-level
+ *       blocking). */
 typedef struct {
   int8_t axes[4];
   int64_t tile_shape[4];
   SimaChannels channels;
+  int cblock;                 /* 0 or 1 (1 only with SIMA_CHANNELS_PAD16) */
 } SimaMlaTiled;
 
 typedef enum {

@@ -14,7 +14,9 @@
  *   DIVIDE       the divide convention: r = RNE_f32(d / scale) (SiMa's
  *                dq_scale); no trailer, the device builds its table with
  *                the divide stage (an EXACT_TABLE sent with it, for a
- *                subnormal scale as always, holds divide results).
+ *                subnormal scale as always, holds divide results);
+ *   CBLOCK       the MlaTiled input's tiles are in cblock order (pad16
+ *                channels; never with CBLOCKED); no trailer.
  * Lengths: 176, 688 (BF16 table), 1200 (FP32 table); 224, 736, 1248 with
  * strides. docs/ev74-descriptors.md has the table in prose.
  */
@@ -60,7 +62,10 @@ enum {
   SIMA_EV74_DD_FLAG_CBLOCKED = 1u << 1,
   SIMA_EV74_DD_FLAG_EXACT_TABLE = 1u << 2,
   SIMA_EV74_DD_FLAG_DIVIDE = 1u << 3,
-  SIMA_EV74_DD_FLAGS_KNOWN = 15,
+  /* the MlaTiled input is in cblock order (SimaMlaTiled.cblock; pad16,
+   * never with CBLOCKED) */
+  SIMA_EV74_DD_FLAG_CBLOCK = 1u << 4,
+  SIMA_EV74_DD_FLAGS_KNOWN = 31,
 };
 
 SIMA_EV74_STATIC_ASSERT (sizeof (SimaEv74DetessDequantLayout) == 176, dd_size);

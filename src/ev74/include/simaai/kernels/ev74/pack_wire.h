@@ -22,7 +22,7 @@ typedef struct {
   uint16_t version;
   uint16_t length;
   uint16_t route;
-  uint16_t flags;             /* no flags are defined: must be 0 */
+  uint16_t flags;             /* SIMA_EV74_PACK_FLAG_*; unknown bits rejected */
   uint32_t crc;
   uint32_t input_length;      /* relocation block: patched by bind */
   uint32_t output_length;
@@ -55,6 +55,9 @@ enum {
   SIMA_EV74_QUANTTESS_BYTES = SIMA_EV74_PACK_BYTES,
   SIMA_EV74_CASTTESS_VERSION = 1,
   SIMA_EV74_CASTTESS_BYTES = SIMA_EV74_PACK_BYTES,
+  /* the output tiles are in cblock order (SimaMlaTiled.cblock; pad16) */
+  SIMA_EV74_PACK_FLAG_CBLOCK = 1u << 0,
+  SIMA_EV74_PACK_FLAGS_KNOWN = 1,
 };
 
 SIMA_EV74_STATIC_ASSERT (sizeof (SimaEv74PackLayout) == 232, qt_size);
