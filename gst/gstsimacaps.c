@@ -4,6 +4,7 @@
 #endif
 
 #include "gstsimacaps.h"
+#include "gstsimadialect.h"
 
 #include <simaai/kernels/layout.h>
 
@@ -266,8 +267,31 @@ member_get (gpointer user, const gchar *field, gboolean array_valued,
   return member_value (m->s, field, array_valued, m->i, m->n, out, error);
 }
 
+static gboolean canonical_to_set (const GstStructure *s, SimaTensorSet *set,
+    gchar **error);
+
+/* SiMa's dialects are translated in one place (gstsimadialect.c) and read
+ * as the canonical caps they stand for. */
 gboolean
 gst_sima_caps_to_set (const GstStructure *s, SimaTensorSet *set,
+    gchar **error)
+{
+  GstStructure *canonical;
+  gboolean ok;
+
+  if (gst_sima_dialect_of (s) == GST_SIMA_DIALECT_CANONICAL)
+    return canonical_to_set (s, set, error);
+  memset (set, 0, sizeof *set);
+  canonical = gst_sima_dialect_to_canonical (s, error);
+  if (canonical == NULL)
+    return FALSE;
+  ok = canonical_to_set (canonical, set, error);
+  gst_structure_free (canonical);
+  return ok;
+}
+
+static gboolean
+canonical_to_set (const GstStructure *s, SimaTensorSet *set,
     gchar **error)
 {
   const GValue *shape, *offsets;
@@ -349,4 +373,97 @@ gst_sima_caps_required_bytes (const GstCaps *caps, guint64 *bytes,
     return fail (error, "%s", st.message);
   *bytes = layout.capacity;
   return TRUE;
+}
+
+/* ---- writing a set out --------------------------------------------------- */
+
+static void
+array_append_string (GValue *array, const gchar *str)
+{
+  GValue e = G_VALUE_INIT;
+  g_value_init (&e, G_TYPE_STRING);
+  g_value_set_string (&e, str);
+  gst_value_array_append_and_take_value (array, &e);
+}
+
+static void
+array_append_ints (GValue *array, const int64_t *v, int n, gboolean wide)
+{
+  GValue e = G_VALUE_INIT;
+  if (wide)
+    gst_sima_value_set_int64_array (&e, v, n);
+  else
+    gst_sima_value_set_int_array (&e, v, n);
+  gst_value_array_append_and_take_value (array, &e);
+}
+
+GstStructure *
+gst_sima_caps_structure_from_set (const SimaTensorSet *set)
+{
+  GstStructure *s = gst_structure_new (GST_SIMA_TENSOR_MEDIA_TYPE,
+      "representation", G_TYPE_STRING, GST_SIMA_TENSOR_SET_REPRESENTATION,
+      NULL);
+  GValue dtype = G_VALUE_INIT, shape = G_VALUE_INIT, layout = G_VALUE_INIT,
+      strides = G_VALUE_INIT, axes = G_VALUE_INIT, tiles = G_VALUE_INIT,
+      channels = G_VALUE_INIT, cblock = G_VALUE_INIT, offsets = G_VALUE_INIT;
+  gboolean any_strided = FALSE, any_tiled = FALSE;
+  size_t i;
+
+  g_value_init (&dtype, GST_TYPE_ARRAY);
+  g_value_init (&shape, GST_TYPE_ARRAY);
+  g_value_init (&layout, GST_TYPE_ARRAY);
+  g_value_init (&strides, GST_TYPE_ARRAY);
+  g_value_init (&axes, GST_TYPE_ARRAY);
+  g_value_init (&tiles, GST_TYPE_ARRAY);
+  g_value_init (&channels, GST_TYPE_ARRAY);
+  g_value_init (&cblock, GST_TYPE_ARRAY);
+  g_value_init (&offsets, GST_TYPE_ARRAY);
+  for (i = 0; i < set->n_members; i++) {
+    const SimaTensorSpec *m = &set->members[i].spec;
+    gboolean strided = m->layout == SIMA_LAYOUT_STRIDED;
+    gboolean tiled = m->layout == SIMA_LAYOUT_MLA_TILED;
+    int64_t axes4[4];
+    GValue e = G_VALUE_INIT;
+    int k;
+
+    any_strided |= strided;
+    any_tiled |= tiled;
+    array_append_string (&dtype, sima_dtype_name (m->dtype));
+    array_append_ints (&shape, m->shape, m->rank, FALSE);
+    array_append_string (&layout, sima_layout_name (m->layout));
+    array_append_ints (&strides, m->strides_bytes, strided ? m->rank : 0,
+        TRUE);
+    for (k = 0; k < 4; k++)
+      axes4[k] = m->tiled.axes[k];
+    array_append_ints (&axes, axes4, tiled ? 4 : 0, FALSE);
+    array_append_ints (&tiles, m->tiled.tile_shape, tiled ? 4 : 0, FALSE);
+    array_append_string (&channels, sima_channels_name (tiled
+            ? m->tiled.channels : SIMA_CHANNELS_COMPACT));
+    g_value_init (&e, G_TYPE_BOOLEAN);
+    g_value_set_boolean (&e, tiled && m->tiled.cblock);
+    gst_value_array_append_and_take_value (&cblock, &e);
+    g_value_init (&e, G_TYPE_INT64);
+    g_value_set_int64 (&e, (gint64) set->members[i].offset);
+    gst_value_array_append_and_take_value (&offsets, &e);
+  }
+  gst_structure_take_value (s, "dtype", &dtype);
+  gst_structure_take_value (s, "shape", &shape);
+  gst_structure_take_value (s, "layout", &layout);
+  if (any_strided)
+    gst_structure_take_value (s, "strides", &strides);
+  else
+    g_value_unset (&strides);
+  if (any_tiled) {
+    gst_structure_take_value (s, "tile-axes", &axes);
+    gst_structure_take_value (s, "tile-shape", &tiles);
+    gst_structure_take_value (s, "channels", &channels);
+    gst_structure_take_value (s, "cblock", &cblock);
+  } else {
+    g_value_unset (&axes);
+    g_value_unset (&tiles);
+    g_value_unset (&channels);
+    g_value_unset (&cblock);
+  }
+  gst_structure_take_value (s, "offsets", &offsets);
+  return s;
 }

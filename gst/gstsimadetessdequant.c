@@ -53,6 +53,7 @@
 #include <simaai/kernels/ev74/tensor_set.h>
 
 #include "gstsimacaps.h"
+#include "gstsimadialect.h"
 #include "gstsimamemberparams.h"
 #include "gstsimatiling.h"
 
@@ -93,13 +94,13 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
         "dtype = (string) int8, layout = (string) { mla-tiled, mla-cblocked }; "
-        GST_SIMA_TENSOR_SET_CAPS));
+        GST_SIMA_TENSOR_SET_CAPS "; " GST_SIMA_DIALECT_INT8_TILES_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
         "dtype = (string) { float32, bfloat16 }, "
         "layout = (string) { contiguous, strided }; "
-        GST_SIMA_TENSOR_SET_CAPS));
+        GST_SIMA_TENSOR_SET_CAPS "; " GST_SIMA_DIALECT_RUNTIME_DEQUANT_CAPS));
 
 static void
 gst_sima_detess_dequant_set_property (GObject * object, guint prop_id,
@@ -285,10 +286,12 @@ gst_sima_detess_dequant_transform_caps (GstBaseTransform * trans,
   GstCaps *templ = gst_pad_get_pad_template_caps (other);
   const GstStructure *single = gst_caps_get_structure (templ, 0);
   GstCaps *result = gst_caps_new_empty ();
+  /* SiMa's dialects in: what they stand for (gstsimadialect.c) */
+  GstCaps *canonical = gst_sima_dialect_caps_to_canonical (caps);
   guint i;
 
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    const GstStructure *s = gst_caps_get_structure (caps, i);
+  for (i = 0; i < gst_caps_get_size (canonical); i++) {
+    const GstStructure *s = gst_caps_get_structure (canonical, i);
     const GValue *shape = gst_structure_get_value (s, "shape");
     GstStructure *one = gst_structure_copy (single);
 
@@ -309,6 +312,12 @@ gst_sima_detess_dequant_transform_caps (GstBaseTransform * trans,
     }
   }
   gst_caps_unref (templ);
+  gst_caps_unref (canonical);
+  /* and out, last, for a peer that speaks them */
+  if (!gst_caps_is_any (result))
+    gst_caps_append (result, gst_caps_from_string (direction == GST_PAD_SINK
+            ? GST_SIMA_DIALECT_RUNTIME_DEQUANT_CAPS
+            : GST_SIMA_DIALECT_INT8_TILES_CAPS));
   if (filter != NULL) {
     GstCaps *tmp = gst_caps_intersect_full (filter, result,
         GST_CAPS_INTERSECT_FIRST);

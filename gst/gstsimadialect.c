@@ -1350,8 +1350,48 @@ field_has_string (const GstStructure *s, const gchar *field,
   return FALSE;
 }
 
+static int
+is_dtype_name (const char *name)
+{
+  SimaDType d;
+  return sima_dtype_from_name (name, &d);
+}
+
+/* A string, or the first entry of an array or list of strings, that
+ * is_name knows. */
+static gboolean
+holds_canonical_name (const GValue *v, int (*is_name) (const char *))
+{
+  while (v != NULL && (GST_VALUE_HOLDS_ARRAY (v) || GST_VALUE_HOLDS_LIST (v))) {
+    if (GST_VALUE_HOLDS_ARRAY (v))
+      v = gst_value_array_get_size (v) > 0 ? gst_value_array_get_value (v, 0)
+          : NULL;
+    else
+      v = gst_value_list_get_size (v) > 0 ? gst_value_list_get_value (v, 0)
+          : NULL;
+  }
+  return v != NULL && G_VALUE_HOLDS_STRING (v)
+      && g_value_get_string (v) != NULL
+      && is_name (g_value_get_string (v));
+}
+
 GstSimaDialect
 gst_sima_dialect_of (const GstStructure *s)
+{
+  /* Our own fields win: GStreamer intersects a structure without a field
+   * with any value of it, so our caps meeting a template's bare SiMa
+   * structure (format=MLA) come out with both kinds of fields, and they
+   * still mean what our fields say. SiMa's runtime writes dtype too, in
+   * upper case (FP32), never one of our names (and its tiled tensors
+   * carry our layout field, so layout decides nothing). */
+  if (holds_canonical_name (gst_structure_get_value (s, "dtype"),
+          is_dtype_name))
+    return GST_SIMA_DIALECT_CANONICAL;
+  return gst_sima_dialect_requested (s);
+}
+
+GstSimaDialect
+gst_sima_dialect_requested (const GstStructure *s)
 {
   static const gchar *const legacy[] = { "MLA", "BBOX", "DETESSELLATE", NULL };
 
@@ -1829,4 +1869,37 @@ gst_sima_dialect_caps_to_canonical (const GstCaps *caps)
     out = gst_caps_merge (out, one);
   }
   return out;
+}
+
+/* SiMa's own fields (every field either dialect reads that ours do not
+ * share), for gst_sima_dialect_strip. */
+static gboolean
+is_sima_field (GQuark field, const GValue *value, gpointer user)
+{
+  static const gchar *const names[] = { "format", "data_type", "width",
+    "height", "depth", "slice_width", "slice_height", "slice_depth", "rank",
+    "storage", NULL
+  };
+  const gchar *name = g_quark_to_string (field);
+  guint i;
+
+  for (i = 0; names[i] != NULL; i++)
+    if (strcmp (name, names[i]) == 0)
+      return FALSE;
+  if (g_str_has_prefix (name, "dim") && g_ascii_isdigit (name[3]))
+    return FALSE;
+  /* the runtime's shape is a string; ours an array */
+  if (strcmp (name, "shape") == 0 && G_VALUE_HOLDS_STRING (value))
+    return FALSE;
+  return TRUE;                  /* keep */
+}
+
+GstStructure *
+gst_sima_dialect_strip (const GstStructure *s)
+{
+  GstStructure *copy = gst_structure_copy (s);
+
+  gst_structure_filter_and_map_in_place (copy, (GstStructureFilterMapFunc)
+      is_sima_field, NULL);
+  return copy;
 }

@@ -52,6 +52,21 @@ typedef enum {
 #define GST_SIMA_DIALECT_RUNTIME_SET_CAPS \
   GST_SIMA_TENSOR_MEDIA_TYPE ", representation = (string) tensor-set, " \
   "storage = (string) tensorbuffer"
+/* MLA tiles as SiMa's elements name them: legacy MLA and the runtime's
+ * (whose caps carry no tiling: slice_* or our tile fields go with them). */
+#define GST_SIMA_DIALECT_INT8_TILES_CAPS \
+  GST_SIMA_TENSOR_MEDIA_TYPE ", format = (string) MLA, data_type = (string) " \
+  "INT8; " GST_SIMA_DIALECT_RUNTIME_INT8_CAPS "; " \
+  GST_SIMA_DIALECT_RUNTIME_SET_CAPS
+#define GST_SIMA_DIALECT_BF16_TILES_CAPS \
+  GST_SIMA_TENSOR_MEDIA_TYPE ", format = (string) MLA, data_type = (string) " \
+  "EVXX_BFLOAT16; " GST_SIMA_DIALECT_RUNTIME_BF16_CAPS "; " \
+  GST_SIMA_DIALECT_RUNTIME_SET_CAPS
+/* FP32 and BF16 dense tensors of the runtime (simadetessdequant's output). */
+#define GST_SIMA_DIALECT_RUNTIME_DEQUANT_CAPS \
+  GST_SIMA_TENSOR_MEDIA_TYPE ", format = (string) { FP32, BF16 }; " \
+  GST_SIMA_DIALECT_RUNTIME_SET_CAPS
+
 /* Everything SiMa's elements may offer on one of our pads. */
 #define GST_SIMA_DIALECT_SIMA_CAPS \
   GST_SIMA_DIALECT_MLA_CAPS "; " GST_SIMA_DIALECT_RUNTIME_CAPS "; " \
@@ -63,6 +78,13 @@ typedef enum {
 GstSimaDialect gst_sima_dialect_of (const GstStructure *s);
 
 const gchar *gst_sima_dialect_name (GstSimaDialect dialect);
+/* The dialect s asks for by SiMa's fields alone, ignoring ours: what a
+ * peer wants when an intersection gave a structure both kinds of fields
+ * (gst_sima_dialect_of calls such a structure canonical). */
+GstSimaDialect gst_sima_dialect_requested (const GstStructure *s);
+/* A copy of s without SiMa's fields (the canonical part of a mixed
+ * structure). */
+GstStructure *gst_sima_dialect_strip (const GstStructure *s);
 
 /* A new canonical structure (single or tensor-set form, in the normal form
  * of docs/caps-dialects.md) for a fixed structure of any dialect; a

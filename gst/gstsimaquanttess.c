@@ -34,6 +34,7 @@
 #include <simaai/kernels/ev74/tensor_set.h>
 
 #include "gstsimacaps.h"
+#include "gstsimadialect.h"
 #include "gstsimamemberparams.h"
 #include "gstsimatiling.h"
 
@@ -78,12 +79,12 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
         "dtype = (string) { float32, float16, bfloat16 }, "
         "layout = (string) { contiguous, strided }; "
-        GST_SIMA_TENSOR_SET_CAPS));
+        GST_SIMA_TENSOR_SET_CAPS "; " GST_SIMA_DIALECT_RUNTIME_FLOAT_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
         "dtype = (string) int8, layout = (string) mla-tiled; "
-        GST_SIMA_TENSOR_SET_CAPS));
+        GST_SIMA_TENSOR_SET_CAPS "; " GST_SIMA_DIALECT_INT8_TILES_CAPS));
 
 static void
 gst_sima_quant_tess_set_property (GObject * object, guint prop_id,

@@ -3,7 +3,10 @@
 
 #include <simaai/kernels/layout.h>
 
+#include <string.h>
+
 #include "gstsimacaps.h"
+#include "gstsimadialect.h"
 #include "gstsimaenums.h"
 
 void
@@ -193,10 +196,12 @@ gst_sima_tiling_transform_caps (GstPadDirection direction, GstCaps * caps,
     GstCaps * filter, const gchar * out_dtype)
 {
   GstCaps *result = gst_caps_new_empty ();
+  /* SiMa's dialects in: what they stand for (gstsimadialect.c) */
+  GstCaps *canonical = gst_sima_dialect_caps_to_canonical (caps);
   guint i;
 
-  for (i = 0; i < gst_caps_get_size (caps); i++) {
-    const GstStructure *s = gst_caps_get_structure (caps, i);
+  for (i = 0; i < gst_caps_get_size (canonical); i++) {
+    const GstStructure *s = gst_caps_get_structure (canonical, i);
     result = gst_caps_merge_structure (result, other_side (s, direction,
             out_dtype));
     /* a peer that gives one entry per member (dtype=<int8,int8>) cannot
@@ -211,6 +216,15 @@ gst_sima_tiling_transform_caps (GstPadDirection direction, GstCaps * caps,
       result = gst_caps_merge_structure (result, open);
     }
   }
+  gst_caps_unref (canonical);
+  /* and out, last, for a peer that speaks them: SiMa's MLA and runtime
+   * tiles downstream, its runtime float tensors upstream */
+  if (!gst_caps_is_any (result))
+    gst_caps_append (result, gst_caps_from_string (direction == GST_PAD_SINK
+            ? (strcmp (out_dtype, "int8") == 0 ? GST_SIMA_DIALECT_INT8_TILES_CAPS
+                : GST_SIMA_DIALECT_BF16_TILES_CAPS)
+            : GST_SIMA_DIALECT_RUNTIME_FLOAT_CAPS "; "
+            GST_SIMA_DIALECT_RUNTIME_SET_CAPS));
   if (filter != NULL) {
     GstCaps *tmp = gst_caps_intersect_full (filter, result,
         GST_CAPS_INTERSECT_FIRST);
@@ -311,6 +325,10 @@ add_candidates (GArray * out, const GstStructure * s,
   guint *pos;
   gint i, n;
 
+  /* a peer's structure in SiMa's dialect says everything in its own
+   * fields: ours would only make it a different tensor */
+  if (gst_sima_dialect_of (s) != GST_SIMA_DIALECT_CANONICAL)
+    prefs = NULL;
   for (i = 0; prefs != NULL && i < gst_structure_n_fields (prefs); i++) {
     const gchar *name = gst_structure_nth_field_name (prefs, i);
     if (!gst_structure_has_field (work, name))
@@ -381,6 +399,43 @@ with_offsets (const GstStructure * s)
   return copy;
 }
 
+/* The structure fixation settles on, in the dialect the peer asked for: a
+ * candidate with our fields and SiMa's (our caps met a peer's SiMa
+ * structure) is ours, written out in full in SiMa's dialect
+ * (gstsimadialect.c); our own form when that dialect cannot say it. */
+static GstStructure *
+finish_pick (GstObject * owner, GstDebugCategory * cat,
+    const GstStructure * pick)
+{
+  GstSimaDialect asked = gst_sima_dialect_requested (pick);
+  GstStructure *ours, *theirs;
+  gchar *why = NULL;
+
+  if (asked == GST_SIMA_DIALECT_CANONICAL
+      || gst_sima_dialect_of (pick) != GST_SIMA_DIALECT_CANONICAL)
+    return with_offsets (pick);
+  theirs = gst_sima_dialect_strip (pick);
+  ours = with_offsets (theirs);
+  gst_structure_free (theirs);
+  if (gst_sima_caps_is_set (ours)) {
+    SimaTensorSet set;
+    /* SiMa's set forms list every member: ours in full first */
+    if (gst_sima_caps_to_set (ours, &set, NULL)) {
+      gst_structure_free (ours);
+      ours = gst_sima_caps_structure_from_set (&set);
+    }
+  }
+  theirs = gst_sima_dialect_from_canonical (ours, asked, &why);
+  if (theirs == NULL) {
+    GST_CAT_INFO_OBJECT (cat, owner, "the peer's %s dialect cannot say %"
+        GST_PTR_FORMAT ": %s", gst_sima_dialect_name (asked), ours, why);
+    g_free (why);
+    return ours;
+  }
+  gst_structure_free (ours);
+  return theirs;
+}
+
 /* The work of gst_sima_fixate_admitted, with preferred field values. */
 static GstCaps *
 fixate_admitted (GstObject * owner, GstDebugCategory * cat,
@@ -430,7 +485,7 @@ fixate_admitted (GstObject * owner, GstDebugCategory * cat,
         : "no spec for the fixed side", pick->s);
   }
   result = gst_caps_new_empty ();
-  gst_caps_append_structure_full (result, with_offsets (pick->s),
+  gst_caps_append_structure_full (result, finish_pick (owner, cat, pick->s),
       pick->features ? gst_caps_features_copy (pick->features) : NULL);
   g_array_unref (cands);
   gst_caps_unref (othercaps);
@@ -453,7 +508,7 @@ gst_sima_tiling_fixate_caps (GstObject * owner, GstDebugCategory * cat,
   GstSimaTilingProps props;
   GstStructure *prefs;
   SimaMlaTiled def;
-  int64_t shape[SIMA_MAX_RANK], axes[4];
+  int64_t axes[4];
   GValue v = G_VALUE_INIT;
   GstCaps *result;
   int rank = -1, k;
@@ -470,12 +525,8 @@ gst_sima_tiling_fixate_caps (GstObject * owner, GstDebugCategory * cat,
     SimaTensorSet set;
     /* a set's tiling preference is one value for every member: the
      * default for its first member's rank */
-    if (gst_sima_caps_is_set (in))
-      rank = gst_sima_caps_to_set (in, &set, NULL)
-          ? set.members[0].spec.rank : -1;
-    else
-      rank = gst_sima_structure_get_int_array (in, "shape", shape,
-          SIMA_MAX_RANK);
+    rank = gst_sima_caps_to_set (in, &set, NULL)
+        ? set.members[0].spec.rank : -1;
   }
   sima_mla_tiled_default (rank > 0 ? rank : 1, &def);
   /* in order of importance: the field order is the order of the misses */

@@ -12,6 +12,7 @@
 
 #include "check_util.h"
 #include "gstsimacaps.h"
+#include "gstsimadialect.h"
 #include "oracle.h"
 
 static const gchar *backends[] = { "backend=a65", "device=emulator:workers=2" };
@@ -493,6 +494,112 @@ GST_START_TEST (test_cblock_set_and_refusal)
 }
 GST_END_TEST;
 
+/* SiMa's caps dialects at the elements (docs/caps-dialects.md): the
+ * YOLOv8n buffer announced in the legacy MLA dialect on
+ * simadetessdequant's sink, and asked for in the runtime dialect on its
+ * src; the runtime's dense FP32 into simaquanttess, and the legacy MLA
+ * tiles asked for by downstream. Bytes as with our own caps. */
+#define YOLO_MLA_CAPS TENSOR ", format=(string)MLA, " \
+  "data_type=(string)<INT8,INT8,INT8,INT8,INT8,INT8>, " \
+  "width=(int)<80,40,20,80,40,20>, height=(int)<80,40,20,80,40,20>, " \
+  "depth=(int)<64,64,64,80,80,80>, slice_width=(int)<80,40,20,80,40,20>, " \
+  "slice_height=(int)<1,1,1,1,1,1>, slice_depth=(int)<64,64,64,80,80,80>"
+
+GST_START_TEST (test_sima_dialects)
+{
+  guint b;
+
+  for (b = 0; b < G_N_ELEMENTS (backends); b++) {
+    gchar *desc = yolo_description (backends[b]);
+    GstBuffer *in = check_random_buffer (1209600, 1900 + b), *ours, *theirs;
+    const GstStructure *s;
+    GstCaps *caps;
+    CheckHarness c;
+
+    /* the reference: our own caps */
+    check_harness_new (&c, desc, YOLO_IN_CAPS, TENSOR
+        ",representation=tensor-set,dtype=float32,layout=contiguous");
+    ours = gst_harness_push_and_pull (c.h, gst_buffer_ref (in));
+    fail_unless (ours != NULL);
+    check_harness_free (&c);
+    /* SiMa's legacy MLA caps in, its runtime's out */
+    check_harness_new (&c, desc, YOLO_MLA_CAPS, TENSOR
+        ",representation=tensor-set,storage=tensorbuffer,"
+        "format=(string)<FP32,FP32,FP32,FP32,FP32,FP32>");
+    theirs = gst_harness_push_and_pull (c.h, gst_buffer_ref (in));
+    fail_unless (theirs != NULL, "%s: %s", desc,
+        check_pop_message (&c, GST_MESSAGE_ERROR));
+    fail_unless (check_buffers_equal (ours, theirs));
+    caps = gst_pad_get_current_caps (c.h->sinkpad);
+    s = gst_caps_get_structure (caps, 0);
+    fail_unless_equals_int (gst_sima_dialect_of (s),
+        GST_SIMA_DIALECT_SIMA_RUNTIME);
+    fail_unless (gst_structure_has_field (s, "dim0"), "%" GST_PTR_FORMAT,
+        caps);
+    gst_caps_unref (caps);
+    check_harness_free (&c);
+    gst_buffer_unref (ours);
+    gst_buffer_unref (theirs);
+    gst_buffer_unref (in);
+    g_free (desc);
+  }
+
+  for (b = 0; b < G_N_ELEMENTS (backends); b++) {
+    const gchar *runtime = TENSOR ",format=FP32,rank=3,dim0=8,dim1=16,"
+        "dim2=3,shape=(string)\"8,16,3\",dtype=FP32";
+    const gchar *mla = TENSOR ",format=MLA,data_type=INT8,width=16,height=8,"
+        "depth=3,slice_width=16,slice_height=8,slice_depth=16";
+    SimaTensorSpec in = check_spec (CHECK_IN_CAPS);
+    SimaTensorSpec out = check_spec (CHECK_TILES_CAPS);
+    GstBuffer *src = check_tensor_buffer (&in, 1536, SIMA_PATTERN_RANDOM, 5);
+    guint8 want[2048];
+    gchar *desc = g_strdup_printf ("simaquanttess multiplier=100 %s",
+        backends[b]);
+    GstBuffer *got;
+    GstMapInfo m;
+    GstCaps *caps;
+    CheckHarness c;
+
+    gst_buffer_map (src, &m, GST_MAP_READ);
+    oracle_quanttess (&in, m.data, &out, 100.0f, 0,
+        ORACLE_ROUND_NEAREST_EVEN, want);
+    gst_buffer_unmap (src, &m);
+    check_harness_new (&c, desc, runtime, mla);
+    got = gst_harness_push_and_pull (c.h, gst_buffer_ref (src));
+    fail_unless (got != NULL, "%s: %s", desc,
+        check_pop_message (&c, GST_MESSAGE_ERROR));
+    fail_unless (check_buffer_equals (got, want, 2048), "%s", desc);
+    caps = gst_pad_get_current_caps (c.h->sinkpad);
+    fail_unless_equals_int (gst_sima_dialect_of (gst_caps_get_structure (caps,
+                0)), GST_SIMA_DIALECT_SIMA_MLA);
+    gst_caps_unref (caps);
+    gst_buffer_unref (got);
+    gst_buffer_unref (src);
+    check_harness_free (&c);
+    g_free (desc);
+  }
+}
+GST_END_TEST;
+
+/* What cannot be translated is refused with one error naming the field. */
+GST_START_TEST (test_untranslatable_dialect)
+{
+  CheckHarness c;
+  gchar *err;
+
+  check_harness_new (&c, "simadetessdequant scale=1 backend=a65", TENSOR
+      ",format=MLA,data_type=INT16,width=16,height=8,depth=3,"
+      "slice_width=16,slice_height=8,slice_depth=16", NULL);
+  fail_unless_equals_int (gst_harness_push (c.h, check_random_buffer (4096,
+              1)), GST_FLOW_NOT_NEGOTIATED);
+  err = check_pop_message (&c, GST_MESSAGE_ERROR);
+  fail_unless (err != NULL && strstr (err, "data_type") != NULL
+      && strstr (err, "INT16") != NULL, "%s", err);
+  g_free (err);
+  check_harness_free (&c);
+}
+GST_END_TEST;
+
 static Suite *
 tensor_set_suite (void)
 {
@@ -507,6 +614,8 @@ tensor_set_suite (void)
   tcase_add_test (tc, test_bad_sets);
   tcase_add_test (tc, test_cblock_elements);
   tcase_add_test (tc, test_cblock_set_and_refusal);
+  tcase_add_test (tc, test_sima_dialects);
+  tcase_add_test (tc, test_untranslatable_dialect);
   return s;
 }
 
