@@ -8,7 +8,9 @@
  *   naive    a straightforward per-element tiled loop (RGB pad16 cases)
  *   floor    reading every input byte and writing every output byte once
  *   xnnpack  XNNPACK's flat f32 -> qs8 conversion of the same elements (no
- *            tiling; built when libxnnpack-dev is there)
+ *            tiling; built when libxnnpack-dev is there). XNNPACK has no
+ *            u8 -> qs8 conversion, so for UINT8 frames it converts the same
+ *            pixels held as FP32 (four times the input bytes)
  *
  * The set case (detessdequant/yolov8n_six_heads) times instead one
  * sima_a65_detessdequant_set_execute over the six YOLOv8n heads against
@@ -60,11 +62,12 @@ enum { YOLO_HEADS = 6 };
 struct Case {
   const char *op, *name;
   Op kind;
-  int dtype;                    /* the float side of the conversion */
+  int dtype;                    /* the dense side of the conversion */
   int64_t h, w, ch;
   SimaChannels channels;
   int naive;                    /* the naive loop applies (RGB pad16) */
-  int xnnpack;                  /* XNNPACK's conversion applies (FP32) */
+  int xnnpack;                  /* XNNPACK's conversion applies (FP32, or
+                                 * UINT8 through xnn_in) */
   int64_t pad;                  /* > 0: dense rows pitched by pad bytes */
   /* state */
   SimaA65QuantTessPlan quant[2];        /* [0] ours, [1] scalar */
@@ -81,6 +84,7 @@ struct Case {
 #ifdef SIMA_BENCH_XNNPACK
   xnn_operator_t xnn;
 #endif
+  float *xnn_in;                /* UINT8 cases: the same pixels as FP32 */
   volatile uint64_t sink;
 };
 
@@ -268,8 +272,11 @@ run_naive (Case *c)
 static void
 run_xnnpack (Case *c)
 {
-  if (xnn_setup_convert_nc_f32_qs8 (c->xnn, (size_t) (c->h * c->w),
-          (const float *) (const void *) c->in, (int8_t *) c->out, NULL)
+  const float *x = c->xnn_in != NULL ? c->xnn_in
+      : (const float *) (const void *) c->in;
+
+  if (xnn_setup_convert_nc_f32_qs8 (c->xnn, (size_t) (c->h * c->w), x,
+          (int8_t *) c->out, NULL)
       != xnn_status_success || xnn_run_operator (c->xnn, NULL)
       != xnn_status_success) {
     fprintf (stderr, "%s: XNNPACK failed\n", c->name);
@@ -293,7 +300,7 @@ fail_status (const Case *c, SimaStatus st)
 static void
 specs (const Case *c, SimaTensorSpec *dense, SimaTensorSpec *tiled)
 {
-  int64_t es = c->dtype == SIMA_DTYPE_FLOAT32 ? 4 : 2;
+  int64_t es = sima_dtype_size ((SimaDType) c->dtype);
 
   memset (dense, 0, sizeof *dense);
   dense->rank = 3;
@@ -391,6 +398,10 @@ setup (Case *c)
   specs (c, &dense, &tiled);
   c->multiplier = 64.0f;
   c->zero_point = 3;
+  if (c->dtype == SIMA_DTYPE_UINT8) {   /* SiMa's preproc of camera pixels */
+    c->multiplier = 255.0697f / 255.0f;
+    c->zero_point = -128;
+  }
   if (c->kind == OP_QUANT) {
     SimaQuantTessRequest req;
     SimaQuantTessPlan plan;
@@ -407,7 +418,8 @@ setup (Case *c)
     c->quant[1] = c->quant[0];
     c->quant[1].pack = c->dtype == SIMA_DTYPE_FLOAT32
         ? sima_quant_pixels_f32_c : c->dtype == SIMA_DTYPE_FLOAT16
-        ? sima_quant_pixels_f16_c : sima_quant_pixels_bf16_c;
+        ? sima_quant_pixels_f16_c : c->dtype == SIMA_DTYPE_UINT8
+        ? sima_quant_pixels_u8_c : sima_quant_pixels_bf16_c;
     c->in_bytes = plan.input_bytes;
     c->out_bytes = plan.output_bytes;
   } else if (c->kind == OP_CAST) {
@@ -418,7 +430,8 @@ setup (Case *c)
     c->cast[1] = c->cast[0];
     c->cast[1].pack = c->dtype == SIMA_DTYPE_FLOAT32
         ? sima_cast_pixels_f32_c : c->dtype == SIMA_DTYPE_FLOAT16
-        ? sima_cast_pixels_f16_c : sima_cast_pixels_bf16_c;
+        ? sima_cast_pixels_f16_c : c->dtype == SIMA_DTYPE_UINT8
+        ? sima_cast_pixels_u8_c : sima_cast_pixels_bf16_c;
     c->in_bytes = plan.input_bytes;
     c->out_bytes = plan.output_bytes;
   } else {
@@ -438,10 +451,22 @@ setup (Case *c)
   c->out = aligned_alloc (64, (size_t) c->out_bytes + 64);
   if (c->in == NULL || c->out == NULL)
     exit (1);
+  c->xnn_in = NULL;
   if (c->kind == OP_DETESS) {
     /* tiles of INT8 values (padding too: it is never read) */
     for (i = 0; i < c->in_bytes; i++)
       c->in[i] = (uint8_t) (i * 2654435761u >> 13);
+  } else if (c->dtype == SIMA_DTYPE_UINT8) {
+    /* camera pixels, and the same pixels as FP32 for XNNPACK */
+    for (i = 0; i < c->in_bytes; i++)
+      c->in[i] = (uint8_t) (i * 2654435761u >> 13);
+    if (c->xnnpack) {
+      c->xnn_in = aligned_alloc (64, (size_t) c->in_bytes * 4 + 64);
+      if (c->xnn_in == NULL)
+        exit (1);
+      for (i = 0; i < c->in_bytes; i++)
+        c->xnn_in[i] = (float) c->in[i];
+    }
   } else {
     /* values in [-2, 2], as an image scaled for the network; pitched
      * rows' padding filled too */
@@ -619,10 +644,17 @@ main (int argc, char **argv)
         SIMA_CHANNELS_COMPACT, 0, 1, 0),
     QUANT ("rgb224_pitched_pad16", SIMA_DTYPE_FLOAT32, 224, 224, 3,
         SIMA_CHANNELS_PAD16, 0, 0, 64),
+    /* 8-bit camera frames, SiMa's preproc multiplier and zero point */
+    QUANT ("rgb224_u8_pad16", SIMA_DTYPE_UINT8, 224, 224, 3,
+        SIMA_CHANNELS_PAD16, 0, 1, 0),
+    QUANT ("rgb1080p_u8_pad16", SIMA_DTYPE_UINT8, 1080, 1920, 3,
+        SIMA_CHANNELS_PAD16, 0, 1, 0),
     CAST ("rgb224_pad16", SIMA_DTYPE_FLOAT32, 224, 224, 1),
     CAST ("rgb224_f16_pad16", SIMA_DTYPE_FLOAT16, 224, 224, 0),
     CAST ("rgb1080p_pad16", SIMA_DTYPE_FLOAT32, 1080, 1920, 1),
     CAST ("rgb1080p_f16_pad16", SIMA_DTYPE_FLOAT16, 1080, 1920, 0),
+    CAST ("rgb224_u8_pad16", SIMA_DTYPE_UINT8, 224, 224, 0),
+    CAST ("rgb1080p_u8_pad16", SIMA_DTYPE_UINT8, 1080, 1920, 0),
     DETESS ("rgb224_pad16", SIMA_DTYPE_FLOAT32, 224, 224, 3,
         SIMA_CHANNELS_PAD16, 1),
     DETESS ("rgb224_pad16_bf16", SIMA_DTYPE_BFLOAT16, 224, 224, 3,
@@ -677,6 +709,7 @@ main (int argc, char **argv)
 #endif
     free (c->in);
     free (c->out);
+    free (c->xnn_in);
     free (c->set);
     free (c->heads);
   }

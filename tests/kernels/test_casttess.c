@@ -222,7 +222,15 @@ rejections (void)
   out.dtype = SIMA_DTYPE_BFLOAT16;
   in.dtype = SIMA_DTYPE_INT8;
   expect_status ("INT8 input", sima_casttess_check_inference (&req, &plan),
-      SIMA_UNSUPPORTED_DTYPE, "CastTess input dtype is int8", NULL);
+      SIMA_UNSUPPORTED_DTYPE, "CastTess input dtype is int8",
+      "must be float32, float16, bfloat16 or uint8", NULL);
+  in.dtype = SIMA_DTYPE_INT16;  /* described, read by no operation */
+  expect_status ("INT16 input", sima_casttess_check_inference (&req, &plan),
+      SIMA_UNSUPPORTED_DTYPE, "CastTess input dtype is int16", NULL);
+  in.dtype = SIMA_DTYPE_UINT8;  /* camera pixels: admitted, 1-byte scalars */
+  expect_status ("UINT8 input", sima_casttess_check_inference (&req, &plan),
+      SIMA_OK, NULL);
+  tap_ok (plan.input_bytes == 6, "UINT8 {2,3} input needs 6 bytes");
   in.dtype = SIMA_DTYPE_FLOAT32;
   out.layout = SIMA_LAYOUT_MLA_CBLOCKED;
   expect_status ("CBlocked output", sima_casttess_check_inference (&req, &plan),

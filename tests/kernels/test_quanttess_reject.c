@@ -81,7 +81,11 @@ admission_rejections (void)
   c = base_case ();
   c.in.dtype = SIMA_DTYPE_INT8;
   expect_status ("int8 input", admit (&c, &plan), SIMA_UNSUPPORTED_DTYPE,
-      "input dtype is int8", "float32, float16 or bfloat16", NULL);
+      "input dtype is int8", "float32, float16, bfloat16 or uint8", NULL);
+  c = base_case ();
+  c.in.dtype = SIMA_DTYPE_INT16;  /* described, read by no operation */
+  expect_status ("int16 input", admit (&c, &plan), SIMA_UNSUPPORTED_DTYPE,
+      "input dtype is int16", "float32, float16, bfloat16 or uint8", NULL);
   c = base_case ();
   c.in.dtype = (SimaDType) 9;
   expect_status ("unknown input dtype", admit (&c, &plan), SIMA_UNSUPPORTED_DTYPE,

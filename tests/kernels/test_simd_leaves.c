@@ -4,7 +4,9 @@
  * against the scalar reference leaf, byte for byte, on rows placed so that
  * the input ends exactly at a page boundary with an inaccessible page after
  * it (an overread faults) and the output too (an overwrite faults). Packs:
- * FP32, FP16 and BF16; the four rounding modes;
+ * FP32, FP16, BF16 and UINT8 (every byte, holes included, random; forced
+ * camera rows too: RGB and RGBx (3 values in 4 bytes) into pad16 and
+ * compact slots, GRAY8); the four rounding modes;
  * zero points across the range; random bit patterns (NaN, infinities,
  * subnormals, huge and tiny values included) and values near rounding
  * ties; contiguous pixels (RGB rows), channel runs with a pixel stride,
@@ -119,7 +121,13 @@ random_f32_bits (TestRng *rng)
 static void
 fill (TestRng *rng, uint8_t *p, size_t bytes, int dtype)
 {
-  size_t esize = dtype == SIMA_DTYPE_FLOAT32 ? 4 : 2, i;
+  size_t esize = (size_t) sima_dtype_size ((SimaDType) dtype), i;
+
+  if (dtype == SIMA_DTYPE_UINT8) {  /* any byte is a value */
+    for (i = 0; i < bytes; i++)
+      p[i] = (uint8_t) test_rng_next (rng);
+    return;
+  }
 
   for (i = 0; i + esize <= bytes; i += esize) {
     uint32_t b = random_f32_bits (rng);
@@ -144,16 +152,28 @@ typedef struct {
   int64_t channels, pixels;
   int pad16, shape;             /* shape as drawn: 0 contiguous, 1 pixel
                                  * stride, 2 channel stride */
+  int64_t pixel_elems;          /* shape 1: the pixel stride in elements
+                                 * (0: drawn) */
 } ForcedShape;
 
 static const ForcedShape forced_packs[] = {
-  {3, 16, 1, 0}, {3, 32, 1, 0}, {3, 48, 1, 0}, {3, 21, 1, 0}, {3, 16, 1, 1},
-  {16, 16, 0, 1}, {16, 7, 1, 1}, {16, 32, 0, 1}
+  {3, 16, 1, 0, 0}, {3, 32, 1, 0, 0}, {3, 48, 1, 0, 0}, {3, 21, 1, 0, 0},
+  {3, 16, 1, 1, 0}, {16, 16, 0, 1, 0}, {16, 7, 1, 1, 0}, {16, 32, 0, 1, 0}
+};
+
+/* UINT8: the camera rows, RGBx (3 values, pixel stride 4, the hole never
+ * a value), RGB and GRAY8, whole 16-pixel groups and with tails, both
+ * channel modes; then RGBA and 16/17-channel runs with a pixel stride. */
+static const ForcedShape forced_packs_u8[] = {
+  {3, 16, 1, 1, 4}, {3, 21, 1, 1, 4}, {3, 48, 0, 1, 4}, {3, 16, 1, 0, 0},
+  {3, 37, 1, 0, 0}, {1, 16, 1, 0, 0}, {1, 45, 0, 0, 0}, {1, 19, 1, 1, 2},
+  {4, 16, 1, 0, 0}, {16, 16, 0, 1, 0}, {16, 7, 1, 1, 20}, {17, 9, 1, 1, 20}
 };
 
 static const ForcedShape forced_unpacks[] = {
-  {3, 16, 1, 0}, {4, 16, 1, 0}, {3, 48, 1, 0}, {3, 6, 1, 0}, {3, 7, 1, 0},
-  {4, 5, 1, 0}, {3, 2, 1, 0}, {3, 1, 1, 0}, {16, 16, 0, 1}, {16, 9, 1, 0}
+  {3, 16, 1, 0, 0}, {4, 16, 1, 0, 0}, {3, 48, 1, 0, 0}, {3, 6, 1, 0, 0},
+  {3, 7, 1, 0, 0}, {4, 5, 1, 0, 0}, {3, 2, 1, 0, 0}, {3, 1, 1, 0, 0},
+  {16, 16, 0, 1, 0}, {16, 9, 1, 0, 0}
 };
 
 #define N_FORCED(a) ((int) (sizeof (a) / sizeof (a)[0]))
@@ -185,6 +205,7 @@ draw_case (TestRng *rng, const ForcedShape *f, int64_t esize)
   shape = f ? f->shape : (int) test_rng_below (rng, 3);
   c.cs = shape == 2 ? esize * test_rng_range (rng, 2, 3) : esize;
   c.ps = shape == 0 ? c.channels * c.cs
+      : f && f->pixel_elems ? esize * f->pixel_elems
       : c.channels * c.cs + esize * test_rng_range (rng, 0, 9);
   c.row_span = (c.pixels - 1) * c.ps + (c.channels - 1) * c.cs + esize;
   c.rows = test_rng_range (rng, 1, 3);
@@ -200,19 +221,21 @@ static const float multipliers[] = { 1.0f, 0.5f, 127.0f, 3.14159f, 1e-3f,
 static uint64_t
 sweep_pack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
 {
-  const int64_t esize = leaf->dtype == SIMA_DTYPE_FLOAT32 ? 4 : 2;
+  const int64_t esize = sima_dtype_size ((SimaDType) leaf->dtype);
   const int64_t out_esize = leaf->kind == CAST ? 2 : 1;
+  const int u8 = leaf->dtype == SIMA_DTYPE_UINT8;
+  const ForcedShape *forced = u8 ? forced_packs_u8 : forced_packs;
+  const int n_forced = u8 ? N_FORCED (forced_packs_u8)
+      : N_FORCED (forced_packs);
   PageEnd in = page_end_new (1 << 20), out_a = page_end_new (1 << 16),
       out_b = page_end_new (1 << 16);
   TestRng rng = { seed };
   uint64_t bad = 0;
   int iter;
 
-  for (iter = 0; iter < RANDOM_CASES + FORCED_ROUNDS
-      * N_FORCED (forced_packs); iter++) {
+  for (iter = 0; iter < RANDOM_CASES + FORCED_ROUNDS * n_forced; iter++) {
     const int fi = iter - RANDOM_CASES;
-    const ForcedShape *f = fi >= 0
-        ? &forced_packs[fi % N_FORCED (forced_packs)] : NULL;
+    const ForcedShape *f = fi >= 0 ? &forced[fi % n_forced] : NULL;
     const LeafCase lc = draw_case (&rng, f, esize);
     const int64_t channels = lc.channels, pixels = lc.pixels,
         stored = lc.stored, cs = lc.cs, ps = lc.ps, row_span = lc.row_span,
@@ -229,11 +252,11 @@ sweep_pack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
 
     memset (&params, 0, sizeof params);
     /* forced rounds: each of the 4 modes with each of the 7 multipliers */
-    params.multiplier = multipliers[f ? fi / N_FORCED (forced_packs) / 4
+    params.multiplier = multipliers[f ? fi / n_forced / 4
         : (int) test_rng_below (&rng, sizeof multipliers
             / sizeof multipliers[0])];
     params.zero_point = (int32_t) test_rng_range (&rng, -128, 127);
-    params.rounding = (SimaRounding) (f ? fi / N_FORCED (forced_packs) % 4
+    params.rounding = (SimaRounding) (f ? fi / n_forced % 4
         : (int) test_rng_below (&rng, 4));
     sima_quanttess_numerics (&params, &q);
     if (leaf->kind == QUANT)
@@ -356,12 +379,16 @@ main (void)
     {"quant_bf16_avx2", QUANT, SIMA_DTYPE_BFLOAT16,
         sima_quant_pixels_bf16_avx2, sima_quant_pixels_bf16_c, NULL, NULL,
         AVX2},
+    {"quant_u8_avx2", QUANT, SIMA_DTYPE_UINT8, sima_quant_pixels_u8_avx2,
+        sima_quant_pixels_u8_c, NULL, NULL, AVX2},
     {"cast_f32_avx2", CAST, SIMA_DTYPE_FLOAT32, sima_cast_pixels_f32_avx2,
         sima_cast_pixels_f32_c, NULL, NULL, AVX2},
     {"cast_f16_avx2", CAST, SIMA_DTYPE_FLOAT16, sima_cast_pixels_f16_avx2,
         sima_cast_pixels_f16_c, NULL, NULL, AVX2},
     {"cast_bf16_avx2", CAST, SIMA_DTYPE_BFLOAT16, sima_cast_pixels_bf16_avx2,
         sima_cast_pixels_bf16_c, NULL, NULL, AVX2},
+    {"cast_u8_avx2", CAST, SIMA_DTYPE_UINT8, sima_cast_pixels_u8_avx2,
+        sima_cast_pixels_u8_c, NULL, NULL, AVX2},
     {"dequant_f32_avx2", DEQUANT, SIMA_DTYPE_FLOAT32, NULL, NULL,
         sima_dequant_pixels_f32_avx2, sima_dequant_pixels_f32_c, AVX2},
     {"dequant_bf16_avx2", DEQUANT, SIMA_DTYPE_BFLOAT16, NULL, NULL,
@@ -376,12 +403,16 @@ main (void)
     {"quant_bf16_neon", QUANT, SIMA_DTYPE_BFLOAT16,
         sima_quant_pixels_bf16_neon, sima_quant_pixels_bf16_c, NULL, NULL,
         SIMA_ISA_NEON},
+    {"quant_u8_neon", QUANT, SIMA_DTYPE_UINT8, sima_quant_pixels_u8_neon,
+        sima_quant_pixels_u8_c, NULL, NULL, SIMA_ISA_NEON},
     {"cast_f32_neon", CAST, SIMA_DTYPE_FLOAT32, sima_cast_pixels_f32_neon,
         sima_cast_pixels_f32_c, NULL, NULL, SIMA_ISA_NEON},
     {"cast_f16_neon", CAST, SIMA_DTYPE_FLOAT16, sima_cast_pixels_f16_neon,
         sima_cast_pixels_f16_c, NULL, NULL, SIMA_ISA_NEON},
     {"cast_bf16_neon", CAST, SIMA_DTYPE_BFLOAT16, sima_cast_pixels_bf16_neon,
         sima_cast_pixels_bf16_c, NULL, NULL, SIMA_ISA_NEON},
+    {"cast_u8_neon", CAST, SIMA_DTYPE_UINT8, sima_cast_pixels_u8_neon,
+        sima_cast_pixels_u8_c, NULL, NULL, SIMA_ISA_NEON},
     {"dequant_f32_neon", DEQUANT, SIMA_DTYPE_FLOAT32, NULL, NULL,
         sima_dequant_pixels_f32_neon, sima_dequant_pixels_f32_c,
         SIMA_ISA_NEON},

@@ -7,7 +7,10 @@
  * NaN effects included; FP16 widens exactly with VCVTPH2PS and then takes
  * the same rule, except NaN, which the spec maps to sign | 0x7fc0 | the
  * high payload bits: the top half of the widened NaN, truncated); BF16
- * is copied. VCVTPH2PS on a half is exact and ignores MXCSR's rounding and
+ * is copied. UINT8 converts exactly with VCVTDQ2PS (an integer conversion
+ * of values below 2^24, which no rounding mode or DAZ touches) and keeps
+ * the top half: at most 8 significant bits, so the rule's rounding never
+ * acts. VCVTPH2PS on a half is exact and ignores MXCSR's rounding and
  * DAZ; on a signalling NaN it raises Invalid, a sticky flag that
  * sima_fp_leave clears again with the rest of the executor's (cpu.h).
  *
@@ -33,6 +36,10 @@ bf16x8 (const uint8_t *p, SrcType type)
   if (type == SRC_BF16)
     return _mm256_cvtepu16_epi32 (_mm_loadu_si128 ((const __m128i *) (const
                 void *) p));
+  if (type == SRC_U8)           /* exact in binary32 and in BF16: no rounding */
+    return _mm256_srli_epi32 (_mm256_castps_si256 (_mm256_cvtepi32_ps
+            (_mm256_cvtepu8_epi32 (_mm_loadl_epi64 ((const __m128i *) (const
+                            void *) p)))), 16);
   if (type == SRC_F32)
     bits = _mm256_loadu_si256 ((const __m256i *) (const void *) p);
   else
@@ -74,7 +81,7 @@ bytes16 (__m256i a, __m256i b)
 SIMA_INLINE void
 rgb16_pad16 (const uint8_t *src, SrcType type, uint8_t *dst)
 {
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const int64_t esize = sima_src_size (type);
   const __m256i a = bytes16 (bf16x8 (src, type), bf16x8 (src + 8 * esize,
           type));
   const __m256i b = bytes16 (bf16x8 (src + 16 * esize, type),
@@ -125,3 +132,4 @@ cast8 (const uint8_t *s, SrcType type, uint8_t *lo, uint8_t *hi)
 SIMA_CAST_LEAF (sima_cast_pixels_f32_avx2, SRC_F32)
 SIMA_CAST_LEAF (sima_cast_pixels_f16_avx2, SRC_F16)
 SIMA_CAST_LEAF (sima_cast_pixels_bf16_avx2, SRC_BF16)
+SIMA_CAST_LEAF (sima_cast_pixels_u8_avx2, SRC_U8)

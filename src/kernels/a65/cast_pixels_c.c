@@ -44,6 +44,7 @@
 SIMA_CAST_C_LEAF (sima_cast_pixels_f32_c, SRC_F32)
 SIMA_CAST_C_LEAF (sima_cast_pixels_f16_c, SRC_F16)
 SIMA_CAST_C_LEAF (sima_cast_pixels_bf16_c, SRC_BF16)
+SIMA_CAST_C_LEAF (sima_cast_pixels_u8_c, SRC_U8)
 
 /* Runtime dispatch, once per plan: later ISAs win. */
 SimaA65PackFn
@@ -56,6 +57,8 @@ sima_cast_pixels_select (int dtype)
       return SIMA_LEAF_FOR_CPU (sima_cast_pixels_f16);
     case SIMA_DTYPE_BFLOAT16:
       return SIMA_LEAF_FOR_CPU (sima_cast_pixels_bf16);
+    case SIMA_DTYPE_UINT8:
+      return SIMA_LEAF_FOR_CPU (sima_cast_pixels_u8);
     default:
       return NULL;
   }

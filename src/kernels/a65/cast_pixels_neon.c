@@ -6,7 +6,9 @@
  * lsb, shifted; numerics/bf16_convert.h); FP16 widens exactly with FCVTL
  * (the executor clears FPCR's flush-to-zero and default-NaN bits, cpu.h)
  * and NaN halves take the spec's sign | 0x7fc0 | mantissa >> 3, the top
- * half of the widened NaN; BF16 is copied. RGB pad16 rows are spread from
+ * half of the widened NaN; BF16 is copied; UINT8 converts exactly with
+ * UCVTF (values below 2^24) and keeps the top half, which holds all of
+ * its at most 8 significant bits. RGB pad16 rows are spread from
  * registers (one lookup per half slot), channel runs of 8 or more go 8 at
  * a time, other rows use the scalar reference.
  */
@@ -26,6 +28,10 @@ bf16x4 (const uint8_t *p, SrcType type)
 
   if (type == SRC_BF16)
     return vmovl_u16 (vreinterpret_u16_u8 (vld1_u8 (p)));
+  if (type == SRC_U8)           /* exact in binary32 and in BF16 */
+    return vshrq_n_u32 (vreinterpretq_u32_f32 (vcvtq_f32_u32 (vmovl_u16
+                (vget_low_u16 (vmovl_u8 (vreinterpret_u8_u32 (vdup_n_u32
+                                (sima_load_u32 (p)))))))), 16);
   if (type == SRC_F32)
     bits = vreinterpretq_u32_u8 (vld1q_u8 (p));
   else
@@ -47,7 +53,7 @@ bf16x4 (const uint8_t *p, SrcType type)
 SIMA_INLINE void
 bytes16 (const uint8_t *src, SrcType type, uint8x16_t *lo, uint8x16_t *hi)
 {
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const int64_t esize = sima_src_size (type);
   uint16x8_t a = vcombine_u16 (vmovn_u32 (bf16x4 (src, type)),
       vmovn_u32 (bf16x4 (src + 4 * esize, type)));
   uint16x8_t b = vcombine_u16 (vmovn_u32 (bf16x4 (src + 8 * esize, type)),
@@ -63,7 +69,7 @@ bytes16 (const uint8_t *src, SrcType type, uint8x16_t *lo, uint8x16_t *hi)
 SIMA_INLINE void
 rgb16_pad16 (const uint8_t *src, SrcType type, uint8_t *dst)
 {
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const int64_t esize = sima_src_size (type);
   uint8x16_t la, lb, lc, ha, hb, hc;
 
   bytes16 (src, type, &la, &ha);
@@ -103,7 +109,7 @@ rgb16_pad16 (const uint8_t *src, SrcType type, uint8_t *dst)
 SIMA_INLINE void
 cast8 (const uint8_t *s, SrcType type, uint8_t *lo, uint8_t *hi)
 {
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const int64_t esize = sima_src_size (type);
   uint16x8_t v = vcombine_u16 (vmovn_u32 (bf16x4 (s, type)),
       vmovn_u32 (bf16x4 (s + 4 * esize, type)));
   vst1_u8 (lo, vmovn_u16 (v));
@@ -115,3 +121,4 @@ cast8 (const uint8_t *s, SrcType type, uint8_t *lo, uint8_t *hi)
 SIMA_CAST_LEAF (sima_cast_pixels_f32_neon, SRC_F32)
 SIMA_CAST_LEAF (sima_cast_pixels_f16_neon, SRC_F16)
 SIMA_CAST_LEAF (sima_cast_pixels_bf16_neon, SRC_BF16)
+SIMA_CAST_LEAF (sima_cast_pixels_u8_neon, SRC_U8)

@@ -23,7 +23,7 @@ cast_pixels (const uint8_t *src, int64_t pixel_stride,
     int64_t channel_stride, int64_t pixels, int64_t channels, int64_t stored,
     uint8_t *dst, SrcType type)
 {
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const int64_t esize = sima_src_size (type);
   int64_t px, c;
 
   if (channel_stride == esize && channels >= 8) {
@@ -54,7 +54,7 @@ cast_rows (const uint8_t *src, int64_t pixel_stride, int64_t channel_stride,
     int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
     int64_t rows, int64_t row_stride, SrcType type)
 {
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const int64_t esize = sima_src_size (type);
   const int rgb = channel_stride == esize && channels == 3
       && pixel_stride == 3 * esize && stored == 16;
   int64_t r, px;

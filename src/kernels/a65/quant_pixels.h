@@ -24,6 +24,10 @@ void sima_quant_pixels_bf16_c (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
     int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
     int64_t row_stride);
+void sima_quant_pixels_u8_c (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride);
 
 /* quant_pixels_avx2.c (x86-64; needs AVX2 and F16C): the same bytes. */
 void sima_quant_pixels_f32_avx2 (const void *ctx, const uint8_t *src,
@@ -38,6 +42,10 @@ void sima_quant_pixels_bf16_avx2 (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
     int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
     int64_t row_stride);
+void sima_quant_pixels_u8_avx2 (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride);
 
 /* quant_pixels_neon.c (AArch64): the same bytes. */
 void sima_quant_pixels_f32_neon (const void *ctx, const uint8_t *src,
@@ -49,6 +57,10 @@ void sima_quant_pixels_f16_neon (const void *ctx, const uint8_t *src,
     int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
     int64_t row_stride);
 void sima_quant_pixels_bf16_neon (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride);
+void sima_quant_pixels_u8_neon (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
     int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
     int64_t row_stride);

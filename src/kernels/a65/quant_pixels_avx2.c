@@ -11,7 +11,9 @@
  * +-SIMA_QUANT_SATURATED first keeps infinities and huge products exact
  * through the saturating packs. NaN inputs become the zero point, as in
  * the scalar reference. FP16 widens exactly with VCVTPH2PS, BF16 by a
- * 16-bit shift.
+ * 16-bit shift, UINT8 by VPMOVZXBD and VCVTDQ2PS (exact: every integer
+ * 0..255 is a binary32 value, so the product is the spec's
+ * RNE_f32(x * multiplier) with x the integer; NaN cannot occur).
  *
  * Shapes that go wide: RGB rows into pad16 slots, 16 pixels at a time
  * from registers, and 16-channel runs with a pixel stride (C16 tiles of
@@ -39,6 +41,9 @@ load8 (const uint8_t *p, SrcType type)
     case SRC_F16:
       return _mm256_cvtph_ps (_mm_loadu_si128 ((const __m128i *) (const
                   void *) p));
+    case SRC_U8:                /* 8 bytes, exact integers in binary32 */
+      return _mm256_cvtepi32_ps (_mm256_cvtepu8_epi32 (_mm_loadl_epi64
+              ((const __m128i *) (const void *) p)));
     default:
       return _mm256_castsi256_ps (_mm256_slli_epi32 (_mm256_cvtepu16_epi32
               (_mm_loadu_si128 ((const __m128i *) (const void *) p)), 16));
@@ -56,11 +61,28 @@ load8 (const uint8_t *p, SrcType type)
  * nearest-even, and VCVTTPS2DQ truncates. The clamp passes NaN through:
  * MAXPS and MINPS return their second operand when one is NaN. */
 SIMA_INLINE __m256i
-quant8 (__m256 x, __m256 mult, int mode)
+quant8 (__m256 x, __m256 mult, SrcType type, int mode)
 {
   const __m256 hi = _mm256_set1_ps ((float) SIMA_QUANT_SATURATED);
   const __m256 lo = _mm256_set1_ps (-(float) SIMA_QUANT_SATURATED);
   __m256 p = _mm256_mul_ps (x, mult);
+
+  if (type == SRC_U8) {
+    /* UINT8: the product is +0 or positive (never NaN), so only the upper
+     * clamp is needed, and toward-negative is truncation */
+    p = _mm256_min_ps (hi, p);
+    switch (mode) {
+      case SIMA_ROUNDING_TOWARD_ZERO:
+      case SIMA_ROUNDING_TOWARD_NEGATIVE:
+        return _mm256_cvttps_epi32 (p);
+      case SIMA_ROUNDING_TOWARD_POSITIVE:
+        p = _mm256_round_ps (p, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+        break;
+      default:
+        break;
+    }
+    return _mm256_cvtps_epi32 (p);
+  }
 
   switch (mode) {
     case SIMA_ROUNDING_TOWARD_ZERO:
@@ -84,9 +106,11 @@ quant8 (__m256 x, __m256 mult, int mode)
  * so doubling, adding 2 * zp and halving is exact). Lanes as
  * _mm256_packs_epi32 leaves them: a0-3 b0-3 | a4-7 b4-7. */
 SIMA_INLINE __m256i
-with_zero_point (__m256i a, __m256i b, __m256i zp2)
+with_zero_point (__m256i a, __m256i b, __m256i zp2, SrcType type)
 {
   __m256i v = _mm256_packs_epi32 (a, b);
+  if (type == SRC_U8)           /* no NaN lanes: add the zero point */
+    return _mm256_add_epi16 (v, _mm256_srai_epi16 (zp2, 1));
   return _mm256_srai_epi16 (_mm256_add_epi16 (_mm256_slli_epi16 (v, 1), zp2),
       1);
 }
@@ -100,14 +124,14 @@ SIMA_INLINE __m256i
 quant16x2 (const uint8_t *s0, const uint8_t *s1, __m256 mult, __m256i zp2,
     SrcType type, int mode)
 {
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const int64_t esize = sima_src_size (type);
   const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
-  __m256i a = quant8 (load8 (s0, type), mult, mode);
-  __m256i b = quant8 (load8 (s0 + 8 * esize, type), mult, mode);
-  __m256i c = quant8 (load8 (s1, type), mult, mode);
-  __m256i d = quant8 (load8 (s1 + 8 * esize, type), mult, mode);
-  __m256i v = _mm256_packs_epi16 (with_zero_point (a, b, zp2),
-      with_zero_point (c, d, zp2));
+  __m256i a = quant8 (load8 (s0, type), mult, type, mode);
+  __m256i b = quant8 (load8 (s0 + 8 * esize, type), mult, type, mode);
+  __m256i c = quant8 (load8 (s1, type), mult, type, mode);
+  __m256i d = quant8 (load8 (s1 + 8 * esize, type), mult, type, mode);
+  __m256i v = _mm256_packs_epi16 (with_zero_point (a, b, zp2, type),
+      with_zero_point (c, d, zp2, type));
   return _mm256_permutevar8x32_epi32 (v, order);
 }
 
@@ -115,18 +139,18 @@ quant16x2 (const uint8_t *s0, const uint8_t *s1, __m256 mult, __m256i zp2,
 SIMA_INLINE __m256i
 quant32 (const uint8_t *src, __m256 mult, __m256i zp2, SrcType type, int mode)
 {
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const int64_t esize = sima_src_size (type);
   return quant16x2 (src, src + 16 * esize, mult, zp2, type, mode);
 }
 
 SIMA_INLINE __m128i
 quant16 (const uint8_t *src, __m256 mult, __m256i zp2, SrcType type, int mode)
 {
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const int64_t esize = sima_src_size (type);
   const __m256i order = _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7);
-  __m256i a = quant8 (load8 (src, type), mult, mode);
-  __m256i b = quant8 (load8 (src + 8 * esize, type), mult, mode);
-  __m256i ab = with_zero_point (a, b, zp2);
+  __m256i a = quant8 (load8 (src, type), mult, type, mode);
+  __m256i b = quant8 (load8 (src + 8 * esize, type), mult, type, mode);
+  __m256i ab = with_zero_point (a, b, zp2, type);
   /* dwords 0 and 4 hold a0-3 and a4-7, 1 and 5 b0-3 and b4-7 */
   return _mm256_castsi256_si128 (_mm256_permutevar8x32_epi32
       (_mm256_packs_epi16 (ab, ab), order));
@@ -163,7 +187,7 @@ SIMA_INLINE void
 rgb16_pad16 (const uint8_t *src, const QuantConst *k, SrcType type, int mode,
     uint8_t *dst)
 {
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const int64_t esize = sima_src_size (type);
   const __m256i v = quant32 (src, k->mult, k->zp2, type, mode);
   const __m128i a = _mm256_castsi256_si128 (v);
   const __m128i b = _mm256_extracti128_si256 (v, 1);
@@ -210,7 +234,7 @@ SIMA_INLINE void
 quant_run (const SimaQuantNumerics *q, const uint8_t *src, int64_t n,
     uint8_t *dst, const QuantConst *k, SrcType type, int mode)
 {
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const int64_t esize = sima_src_size (type);
   int64_t i = 0;
 
   for (; i + 32 <= n; i += 32)
@@ -221,7 +245,7 @@ quant_run (const SimaQuantNumerics *q, const uint8_t *src, int64_t n,
             * esize, k->mult, k->zp2, type, mode));
   for (; i + 8 <= n; i += 8) {
     __m256i a = with_zero_point (quant8 (load8 (src + i * esize, type),
-            k->mult, mode), _mm256_setzero_si256 (), k->zp2);
+            k->mult, type, mode), _mm256_setzero_si256 (), k->zp2, type);
     /* lane 0 holds values 0-3, lane 1 values 4-7 */
     __m256i v = _mm256_permutevar8x32_epi32 (_mm256_packs_epi16 (a, a),
         _mm256_setr_epi32 (0, 4, 0, 0, 0, 0, 0, 0));
@@ -233,11 +257,11 @@ quant_run (const SimaQuantNumerics *q, const uint8_t *src, int64_t n,
             type), q);
 }
 
-/* Spreads `pixels` pixels of `channels` bytes (packed in run) into slots
- * of `stored` bytes, padding with the zero point; stored % 16 == 0. The
- * run has 16 bytes of slack after its values. */
+/* Spreads `pixels` pixels of `channels` bytes (in run, `step` >= channels
+ * bytes apart) into slots of `stored` bytes, padding with the zero point;
+ * stored % 16 == 0. The run has 16 bytes of slack after its values. */
 SIMA_INLINE void
-spread (const uint8_t *run, int64_t pixels, int64_t channels,
+spread (const uint8_t *run, int64_t pixels, int64_t channels, int64_t step,
     int64_t stored, uint8_t zero_point, uint8_t *dst)
 {
   static const uint8_t ramp[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
@@ -253,14 +277,14 @@ spread (const uint8_t *run, int64_t pixels, int64_t channels,
             channels));
     for (px = 0; px < pixels; px++) {
       __m128i v = _mm_loadu_si128 ((const __m128i *) (const void *) (run
-              + px * channels));
+              + px * step));
       _mm_storeu_si128 ((__m128i *) (void *) (dst + px * 16),
           _mm_blendv_epi8 (zp, v, keep));
     }
     return;
   }
   for (px = 0; px < pixels; px++) {
-    const uint8_t *s = run + px * channels;
+    const uint8_t *s = run + px * step;
     for (j = 0; j < stored; j += 16) {
       int64_t valid = channels - j;
       __m128i keep, v;
@@ -284,3 +308,4 @@ spread (const uint8_t *run, int64_t pixels, int64_t channels,
 SIMA_QUANT_LEAF (sima_quant_pixels_f32_avx2, SRC_F32)
 SIMA_QUANT_LEAF (sima_quant_pixels_f16_avx2, SRC_F16)
 SIMA_QUANT_LEAF (sima_quant_pixels_bf16_avx2, SRC_BF16)
+SIMA_QUANT_LEAF (sima_quant_pixels_u8_avx2, SRC_U8)

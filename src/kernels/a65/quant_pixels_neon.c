@@ -10,7 +10,8 @@
  * roundings with the mode in the instruction; they saturate to int32 and
  * turn NaN into 0, so the saturating adds and narrows that follow give the
  * spec's saturated value and NaN inputs the zero point, with no clamp and
- * no mask. FP16 widens exactly with FCVTL, BF16 by a 16-bit shift.
+ * no mask. FP16 widens exactly with FCVTL, BF16 by a 16-bit shift, UINT8
+ * by UXTL and UCVTF (exact: every integer 0..255 is a binary32 value).
  *
  * The row code is quant_rows.h, as on x86: RGB rows into pad16 slots, 16
  * pixels at a time from registers, and 16-channel runs with a pixel
@@ -35,6 +36,9 @@ load4 (const uint8_t *p, SrcType type)
       return vreinterpretq_f32_u8 (vld1q_u8 (p));
     case SRC_F16:
       return vcvt_f32_f16 (vreinterpret_f16_u8 (vld1_u8 (p)));
+    case SRC_U8:                /* 4 bytes, exact integers in binary32 */
+      return vcvtq_f32_u32 (vmovl_u16 (vget_low_u16 (vmovl_u8
+                  (vreinterpret_u8_u32 (vdup_n_u32 (sima_load_u32 (p)))))));
     default:
       return vreinterpretq_f32_u32 (vshll_n_u16 (vreinterpret_u16_u8 (vld1_u8
                   (p)), 16));
@@ -68,11 +72,23 @@ SIMA_INLINE int8x16_t
 quant16 (const uint8_t *src, float32x4_t mult, int16x8_t zp, SrcType type,
     int mode)
 {
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
-  int32x4_t a = quant4 (load4 (src, type), mult, mode);
-  int32x4_t b = quant4 (load4 (src + 4 * esize, type), mult, mode);
-  int32x4_t c = quant4 (load4 (src + 8 * esize, type), mult, mode);
-  int32x4_t d = quant4 (load4 (src + 12 * esize, type), mult, mode);
+  const int64_t esize = sima_src_size (type);
+  int32x4_t a, b, c, d;
+
+  if (type == SRC_U8) {         /* one load, widened in registers */
+    const uint8x16_t v = vld1q_u8 (src);
+    const uint16x8_t lo = vmovl_u8 (vget_low_u8 (v));
+    const uint16x8_t hi = vmovl_high_u8 (v);
+    a = quant4 (vcvtq_f32_u32 (vmovl_u16 (vget_low_u16 (lo))), mult, mode);
+    b = quant4 (vcvtq_f32_u32 (vmovl_high_u16 (lo)), mult, mode);
+    c = quant4 (vcvtq_f32_u32 (vmovl_u16 (vget_low_u16 (hi))), mult, mode);
+    d = quant4 (vcvtq_f32_u32 (vmovl_high_u16 (hi)), mult, mode);
+  } else {
+    a = quant4 (load4 (src, type), mult, mode);
+    b = quant4 (load4 (src + 4 * esize, type), mult, mode);
+    c = quant4 (load4 (src + 8 * esize, type), mult, mode);
+    d = quant4 (load4 (src + 12 * esize, type), mult, mode);
+  }
   int16x8_t ab = vqaddq_s16 (vqmovn_high_s32 (vqmovn_s32 (a), b), zp);
   int16x8_t cd = vqaddq_s16 (vqmovn_high_s32 (vqmovn_s32 (c), d), zp);
   return vqmovn_high_s16 (vqmovn_s16 (ab), cd);
@@ -104,7 +120,7 @@ SIMA_INLINE void
 rgb16_pad16 (const uint8_t *src, const QuantConst *k, SrcType type, int mode,
     uint8_t *dst)
 {
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const int64_t esize = sima_src_size (type);
   const int8x16_t a = quant16 (src, k->mult, k->zp, type, mode);
   const int8x16_t b = quant16 (src + 16 * esize, k->mult, k->zp, type, mode);
   const int8x16_t c = quant16 (src + 32 * esize, k->mult, k->zp, type, mode);
@@ -148,7 +164,7 @@ SIMA_INLINE void
 quant_run (const SimaQuantNumerics *q, const uint8_t *src, int64_t n,
     uint8_t *dst, const QuantConst *k, SrcType type, int mode)
 {
-  const int64_t esize = type == SRC_F32 ? 4 : 2;
+  const int64_t esize = sima_src_size (type);
   int64_t i = 0;
 
   for (; i + 16 <= n; i += 16)
@@ -165,11 +181,11 @@ quant_run (const SimaQuantNumerics *q, const uint8_t *src, int64_t n,
             type), q);
 }
 
-/* Spreads `pixels` pixels of `channels` bytes (packed in run) into slots
- * of `stored` bytes, padding with the zero point; stored % 16 == 0. The
- * run has 16 bytes of slack after its values. */
+/* Spreads `pixels` pixels of `channels` bytes (in run, `step` >= channels
+ * bytes apart) into slots of `stored` bytes, padding with the zero point;
+ * stored % 16 == 0. The run has 16 bytes of slack after its values. */
 SIMA_INLINE void
-spread (const uint8_t *run, int64_t pixels, int64_t channels,
+spread (const uint8_t *run, int64_t pixels, int64_t channels, int64_t step,
     int64_t stored, uint8_t zero_point, uint8_t *dst)
 {
   static const uint8_t ramp[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
@@ -179,7 +195,7 @@ spread (const uint8_t *run, int64_t pixels, int64_t channels,
   int64_t px, j;
 
   for (px = 0; px < pixels; px++) {
-    const uint8_t *s = run + px * channels;
+    const uint8_t *s = run + px * step;
     for (j = 0; j < stored; j += 16) {
       int64_t valid = channels - j;
       if (valid <= 0) {
@@ -199,3 +215,4 @@ spread (const uint8_t *run, int64_t pixels, int64_t channels,
 SIMA_QUANT_LEAF (sima_quant_pixels_f32_neon, SRC_F32)
 SIMA_QUANT_LEAF (sima_quant_pixels_f16_neon, SRC_F16)
 SIMA_QUANT_LEAF (sima_quant_pixels_bf16_neon, SRC_BF16)
+SIMA_QUANT_LEAF (sima_quant_pixels_u8_neon, SRC_U8)

@@ -75,7 +75,7 @@ sima_quant_pixels_fallback (const void *ctx, const uint8_t *src,
     int64_t channels, int64_t stored, uint8_t *dst, SrcType type)
 {
   static const SimaA65PackFn c[] = { sima_quant_pixels_f32_c,
-    sima_quant_pixels_f16_c, sima_quant_pixels_bf16_c
+    sima_quant_pixels_f16_c, sima_quant_pixels_bf16_c, sima_quant_pixels_u8_c
   };
   c[type] (ctx, src, pixel_stride, channel_stride, pixels, channels, stored,
       dst, 1, 0);
@@ -119,7 +119,7 @@ sima_cast_pixels_fallback (const uint8_t *src, int64_t pixel_stride,
     uint8_t *dst, SrcType type)
 {
   static const SimaA65PackFn c[] = { sima_cast_pixels_f32_c,
-    sima_cast_pixels_f16_c, sima_cast_pixels_bf16_c
+    sima_cast_pixels_f16_c, sima_cast_pixels_bf16_c, sima_cast_pixels_u8_c
   };
   c[type] (NULL, src, pixel_stride, channel_stride, pixels, channels, stored,
       dst, 1, 0);

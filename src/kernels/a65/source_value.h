@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * source_value.h - the float types the pack leaves read, and one value of
- * each read exactly (QuantTess) or as BF16 bits (CastTess): the whole
- * arithmetic of the scalar leaves and the tails of the SIMD ones.
+ * source_value.h - the input types the pack leaves read (three float
+ * formats and UINT8), and one value of each read exactly (QuantTess) or as
+ * BF16 bits (CastTess): the whole arithmetic of the scalar leaves and the
+ * tails of the SIMD ones.
  */
 #ifndef SIMA_KERNELS_A65_SOURCE_VALUE_H
 #define SIMA_KERNELS_A65_SOURCE_VALUE_H
@@ -11,7 +12,16 @@
 #include "../numerics/quant_exact.h"
 #include "load.h"
 
-typedef enum { SRC_F32, SRC_F16, SRC_BF16 } SrcType;
+/* Values index the scalar fall-back tables of simd_leaf.h. */
+typedef enum { SRC_F32, SRC_F16, SRC_BF16, SRC_U8 } SrcType;
+
+/* Bytes of one input scalar: the leaves' channel stride when channels are
+ * contiguous. */
+static inline int64_t
+sima_src_size (SrcType type)
+{
+  return type == SRC_F32 ? 4 : type == SRC_U8 ? 1 : 2;
+}
 
 /* The value at p, exactly. */
 static inline SimaExactValue
@@ -22,6 +32,8 @@ sima_source_exact (const uint8_t *p, SrcType type)
       return sima_decode_f32 (sima_load_u32 (p));
     case SRC_F16:
       return sima_decode_f16 (sima_load_u16 (p));
+    case SRC_U8:
+      return sima_decode_u8 (*p);
     default:
       return sima_decode_bf16 (sima_load_u16 (p));
   }
@@ -36,6 +48,8 @@ sima_source_bf16 (const uint8_t *p, SrcType type)
       return sima_bf16_from_f32_bits (sima_load_u32 (p));
     case SRC_F16:
       return sima_bf16_from_f16_bits (sima_load_u16 (p));
+    case SRC_U8:
+      return sima_bf16_from_u8 (*p);
     default:
       return sima_load_u16 (p);
   }

@@ -22,7 +22,7 @@ sima_bf16_from_f32_bits (uint32_t bits)
 }
 
 /* FP32 bits of a decoded finite or infinite value that FP32 holds exactly
- * (an FP16 or BF16 input); not for NaNs, whose policy is per operation. */
+ * (an FP16, BF16 or UINT8 input); not for NaNs, whose policy is per operation. */
 static inline uint32_t
 sima_f32_bits_from_exact (SimaExactValue v)
 {
@@ -42,6 +42,16 @@ sima_bf16_from_f16_bits (uint16_t half)
   if (v.kind == SIMA_VALUE_NAN)
     return (uint16_t) (v.negative << 15 | 0x7fc0u | (half & 0x3ffu) >> 3);
   return sima_bf16_from_f32_bits (sima_f32_bits_from_exact (v));
+}
+
+/* UINT8 -> BF16: the integer's binary32 bits, then the FP32 rule. Every
+ * integer 0..255 has at most 8 significant bits, which BF16 holds, so the
+ * rounding never acts: the result is the BF16 of the integer, exactly. */
+static inline uint16_t
+sima_bf16_from_u8 (uint8_t x)
+{
+  return sima_bf16_from_f32_bits (sima_f32_bits_from_exact (sima_decode_u8
+          (x)));
 }
 
 #endif /* SIMA_KERNELS_BF16_CONVERT_H */

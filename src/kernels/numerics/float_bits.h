@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * float_bits.h - exact decoding of FP32, FP16 and BF16 bit patterns.
+ * float_bits.h - exact decoding of FP32, FP16 and BF16 bit patterns (and
+ * of UINT8 integers).
  *
  * Header-only so the A65 leaves, the EV74 firmware and anything else that
  * needs the exact value of an input share one copy. A finite value is
@@ -59,6 +60,21 @@ static inline SimaExactValue
 sima_decode_bf16 (uint16_t bits)
 {
   return sima_decode_f32 ((uint32_t) bits << 16);
+}
+
+/* UINT8 is an exact unsigned integer 0..255 (never NaN or infinite): the
+ * value x * 2^0. QuantTess and CastTess take it from here on exactly as
+ * they take a decoded float, so the rest of their rules is shared. */
+static inline SimaExactValue
+sima_decode_u8 (uint8_t x)
+{
+  SimaExactValue v;
+
+  v.kind = SIMA_VALUE_FINITE;
+  v.negative = 0;
+  v.significand = x;
+  v.exponent = 0;
+  return v;
 }
 
 /* Number of significant bits of a nonzero value. */

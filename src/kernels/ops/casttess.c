@@ -27,7 +27,7 @@ sima_casttess_check_inference (const SimaCastTessRequest *request,
   in = &request->inputs[0];
   out = &request->outputs[0];
 
-  st = sima_check_port ("CastTess", "input", in, SIMA_OP_FLOAT_DTYPES,
+  st = sima_check_port ("CastTess", "input", in, SIMA_OP_PACK_DTYPES,
       SIMA_OP_DENSE_LAYOUTS);
   if (sima_status_is_ok (&st))
     st = sima_check_port ("CastTess", "output", out,

@@ -14,6 +14,11 @@
 #define SIMA_OP_BIT(v) (1u << (unsigned) (v))
 #define SIMA_OP_FLOAT_DTYPES (SIMA_OP_BIT (SIMA_DTYPE_FLOAT32) | \
     SIMA_OP_BIT (SIMA_DTYPE_FLOAT16) | SIMA_OP_BIT (SIMA_DTYPE_BFLOAT16))
+/* What the two pack operations read: the float formats, and UINT8 camera
+ * pixels (an exact integer 0..255 entering the same rule as a decoded
+ * float). */
+#define SIMA_OP_PACK_DTYPES (SIMA_OP_FLOAT_DTYPES | \
+    SIMA_OP_BIT (SIMA_DTYPE_UINT8))
 #define SIMA_OP_DENSE_LAYOUTS (SIMA_OP_BIT (SIMA_LAYOUT_CONTIGUOUS) | \
     SIMA_OP_BIT (SIMA_LAYOUT_STRIDED))
 
@@ -26,7 +31,7 @@ SimaStatus sima_check_arity (const char *op, const SimaTensorSpec *inputs,
 SimaStatus sima_check_positive_finite (const char *name, float value);
 
 /* Rank and extents, a dtype in `dtypes` and a layout in `layouts`; the
- * messages list what is accepted ("must be float32, float16 or bfloat16"). */
+ * messages list what is accepted ("must be float32, float16, bfloat16 or uint8"). */
 SimaStatus sima_check_port (const char *op, const char *role,
     const SimaTensorSpec *spec, unsigned dtypes, unsigned layouts);
 

@@ -73,7 +73,7 @@ sima_quanttess_check_inference (const SimaQuantTessRequest *request,
   in = &request->inputs[0];
   out = &request->outputs[0];
 
-  st = sima_check_port ("QuantTess", "input", in, SIMA_OP_FLOAT_DTYPES,
+  st = sima_check_port ("QuantTess", "input", in, SIMA_OP_PACK_DTYPES,
       SIMA_OP_DENSE_LAYOUTS);
   if (sima_status_is_ok (&st))
     st = sima_check_port ("QuantTess", "output", out,

@@ -22,8 +22,9 @@ SIMA_PUBLIC_BEGIN
 
 /* Element types. FP16 (IEEE binary16) and BF16 are distinct: the same 16 bits
  * mean different numbers. Values are stable (they appear in descriptors).
- * UINT8, INT16 and INT32 can be described (so that such tensors are rejected
- * with a clear message) but no operation accepts them. */
+ * UINT8 (8-bit camera pixels, the exact integers 0..255) is a QuantTess and
+ * CastTess input. INT16 and INT32 can be described (so that such tensors
+ * are rejected with a clear message) but no operation accepts them. */
 typedef enum {
   SIMA_DTYPE_FLOAT32 = 0,
   SIMA_DTYPE_FLOAT16 = 1,
