@@ -51,7 +51,10 @@ read_specs (const uint8_t *d, uint32_t length, const char *op,
   dtype = sima_ev74_get_u8 (d, OFF (input_dtype));
   rank = sima_ev74_get_u8 (d, OFF (rank));
   layout = sima_ev74_get_u8 (d, OFF (input_layout));
-  if (dtype > SIMA_DTYPE_BFLOAT16)
+  /* 0 FP32, 1 FP16, 2 BF16, 4 UINT8; 3 (INT8), 5, 6 and anything unknown
+   * are malformed. Firmware before UINT8 allowed 0..2 only, so it rejects a
+   * UINT8 job as invalid-descriptor rather than misreading its bytes. */
+  if (dtype > SIMA_DTYPE_BFLOAT16 && dtype != SIMA_DTYPE_UINT8)
     return bad (op, "input dtype", dtype);
   if (rank < 1 || rank > SIMA_MAX_RANK)
     return bad (op, "rank", rank);

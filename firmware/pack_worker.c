@@ -347,34 +347,52 @@ gather (SimaFwHal *hal, unsigned tag, const SimaFwPackJob *job,
   return err | simafw_segments_flush (hal, &seg);
 }
 
+/* The 16-bit code of one gathered scalar at p: the INT8 result of
+ * QuantTess, or CastTess's BF16 bits. Every input goes through the core's
+ * exact decoders; UINT8 is decoded as the exact integer (sima_decode_u8) and
+ * from there takes the FP32 input's own stages (one binary32 rounding of the
+ * exact product, then the integer rounding, zero point and saturation; or
+ * the FP32 -> BF16 rule, which is exact for 0..255). */
+static uint16_t
+code_of (const SimaFwPackJob *job, const uint8_t *p)
+{
+  const SimaDType dtype = job->input_dtype;
+  uint32_t bits = dtype == SIMA_DTYPE_FLOAT32
+      ? (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16
+      | (uint32_t) p[3] << 24 : dtype == SIMA_DTYPE_UINT8 ? (uint32_t) p[0]
+      : (uint32_t) (p[0] | p[1] << 8);
+
+  if (job->route == SIMA_EV74_ROUTE_QUANTTESS) {
+    SimaExactValue v = dtype == SIMA_DTYPE_FLOAT32 ? sima_decode_f32 (bits)
+        : dtype == SIMA_DTYPE_FLOAT16 ? sima_decode_f16 ((uint16_t) bits)
+        : dtype == SIMA_DTYPE_UINT8 ? sima_decode_u8 ((uint8_t) bits)
+        : sima_decode_bf16 ((uint16_t) bits);
+    return (uint8_t) sima_quant_exact (v, &job->numerics);
+  }
+  return dtype == SIMA_DTYPE_FLOAT32 ? sima_bf16_from_f32_bits (bits)
+      : dtype == SIMA_DTYPE_FLOAT16 ? sima_bf16_from_f16_bits ((uint16_t) bits)
+      : dtype == SIMA_DTYPE_UINT8 ? sima_bf16_from_u8 ((uint8_t) bits)
+      : (uint16_t) bits;
+}
+
 /* Converts n gathered scalars at `slot` in place into 16-bit codes (code i
- * at slot + 2i; scalars are at least 2 bytes, so each is read before any
- * code lands on it): the INT8 result of QuantTess, or CastTess's BF16 bits. */
+ * at slot + 2i). Scalars of 2 or 4 bytes go first to last: code i lands on
+ * bytes 2i, 2i+1, which belong to scalars already read. 1-byte scalars
+ * (UINT8) would be overwritten that way (code i covers scalars 2i and
+ * 2i+1), so they go last to first: code i lands on bytes >= i, whose
+ * scalars have been read, and scalar i is read just before. The slot holds
+ * the 2n code bytes: n is at most a task's output bytes (6 KiB). */
 static void
 convert (const SimaFwPackJob *job, uint8_t *slot, uint64_t n)
 {
   const uint64_t scalar = (uint64_t) job->input_view.scalar_bytes;
-  const SimaDType dtype = job->input_dtype;
   uint64_t i;
 
   for (i = 0; i < n; i++) {
-    const uint8_t *p = slot + i * scalar;
-    uint32_t bits = dtype == SIMA_DTYPE_FLOAT32
-        ? (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16
-        | (uint32_t) p[3] << 24 : (uint32_t) (p[0] | p[1] << 8);
-    uint16_t code;
-    if (job->route == SIMA_EV74_ROUTE_QUANTTESS) {
-      SimaExactValue v = dtype == SIMA_DTYPE_FLOAT32 ? sima_decode_f32 (bits)
-          : dtype == SIMA_DTYPE_FLOAT16 ? sima_decode_f16 ((uint16_t) bits)
-          : sima_decode_bf16 ((uint16_t) bits);
-      code = (uint8_t) sima_quant_exact (v, &job->numerics);
-    } else {
-      code = dtype == SIMA_DTYPE_FLOAT32 ? sima_bf16_from_f32_bits (bits)
-          : dtype == SIMA_DTYPE_FLOAT16 ? sima_bf16_from_f16_bits ((uint16_t) bits)
-          : (uint16_t) bits;
-    }
-    slot[2 * i] = (uint8_t) code;
-    slot[2 * i + 1] = (uint8_t) (code >> 8);
+    uint64_t k = scalar == 1 ? n - 1 - i : i;
+    uint16_t code = code_of (job, slot + k * scalar);
+    slot[2 * k] = (uint8_t) code;
+    slot[2 * k + 1] = (uint8_t) (code >> 8);
   }
 }
 

@@ -6,8 +6,9 @@
  *  1. golden vectors: the expected 232 bytes are written here from the table
  *     of docs/ev74-descriptors.md with this file's own little-endian writer
  *     and its own (table-driven) CRC-32, never with wire.h or pack_wire.h;
- *     one descriptor is also spelled out as literal hex (computed with
- *     Python's zlib) so that a change both writers would share is caught;
+ *     two descriptors (FP32, and UINT8 input: dtype 4) are also spelled
+ *     out as literal hex (computed with Python's zlib) so that a change
+ *     both writers would share is caught;
  *  2. bind: exactly bytes 16-39 change, the CRC does not (a few points: the
  *     code is shared with QuantTess, whose test covers it in depth);
  *  3. round trip: random admitted plans survive encode + bind + decode;
@@ -38,7 +39,7 @@
 /* ---- the document's table, restated (not taken from pack_wire.h) --- */
 
 enum {
-  CT_BYTES = 232, N_GOLDEN = 4,
+  CT_BYTES = 232, N_GOLDEN = 5,
   O_MAGIC = 0, O_VERSION = 4, O_LENGTH = 6, O_ROUTE = 8, O_FLAGS = 10,
   O_CRC = 12, O_IN_LEN = 16, O_OUT_LEN = 20, O_IN_ADDR = 24, O_OUT_ADDR = 32,
   O_IN_SPAN = 40, O_OUT_SPAN = 48, O_DTYPE = 56, O_RANK = 57,
@@ -73,7 +74,8 @@ doc_encode (const SimaCastTessPlan *p, uint8_t d[CT_BYTES])
   test_put_le (d, O_IN_SPAN, p->input_bytes, 8);
   test_put_le (d, O_OUT_SPAN, p->output_bytes, 8);
   d[O_DTYPE] = p->input.dtype == SIMA_DTYPE_FLOAT32 ? 0
-      : p->input.dtype == SIMA_DTYPE_FLOAT16 ? 1 : 2;
+      : p->input.dtype == SIMA_DTYPE_FLOAT16 ? 1
+      : p->input.dtype == SIMA_DTYPE_UINT8 ? 4 : 2;
   d[O_RANK] = (uint8_t) p->input.rank;
   d[O_CHANNELS] = p->output.tiled.channels == SIMA_CHANNELS_PAD16;
   d[O_LAYOUT] = p->input.layout == SIMA_LAYOUT_STRIDED;
@@ -111,6 +113,37 @@ static const uint8_t GOLDEN_1[CT_BYTES] = {
   /* 208 */ 0x06, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
   /* 224 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 };
+
+/* Plan 5 (UINT8) as literal bytes, from the doc's table by a Python writer
+ * (struct.pack_into + zlib.crc32 over bytes 0-11 and 40-231, CRC
+ * 0x38580302): input dtype 4 at byte 56, an RGB camera view {H 2, W 4, C 3}
+ * with strides {16, 3, 1} (pixel stride 3, rows padded to 16 bytes), axes
+ * {-1,0,1,2}, tile {1,1,3,3}, compact, parameter fields zero. */
+static const uint8_t GOLDEN_U8[CT_BYTES] = {
+  /*   0 */ 0x45, 0x56, 0x37, 0x34, 0x01, 0x00, 0xe8, 0x00, 0x33, 0x00, 0x00, 0x00, 0x02, 0x03, 0x58, 0x38,
+  /*  16 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /*  32 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1c, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /*  48 */ 0x60, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /*  64 */ 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /*  80 */ 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /*  96 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /* 112 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /* 128 */ 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /* 144 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /* 160 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0x00, 0x01, 0x02, 0x00, 0x00, 0x00, 0x00,
+  /* 176 */ 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /* 192 */ 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /* 208 */ 0x18, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /* 224 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+/* Bytes of one input scalar, as the doc's dtype table gives them. */
+static unsigned
+scalar_of (SimaDType dtype)
+{
+  return dtype == SIMA_DTYPE_FLOAT32 ? 4u : dtype == SIMA_DTYPE_UINT8 ? 1u
+      : 2u;
+}
 
 /* ---- plans ---------------------------------------------------------------- */
 
@@ -155,6 +188,12 @@ static const Golden GOLDEN[N_GOLDEN] = {
   { "FP16 strided channels-first {3,4,5} pad16", SIMA_DTYPE_FLOAT16, 3,
     { 3, 4, 5 }, { 64, 12, 2 }, { -1, 1, 2, 0 }, { 1, 3, 2, 2 },
     SIMA_CHANNELS_PAD16, 174, 1280, 60 },
+  /* UINT8 RGB camera view: 1 + 16 + 3*3 + 2*1 = 28; per row, W tile of 3
+   * pixels x 3 x 2 = 18 -> 32 and the W boundary 1 x 3 x 2 = 6 -> 16: 48,
+   * x 2 rows (H tiles of 1) = 96 */
+  { "UINT8 RGB {2,4,3} pixel stride 3, padded rows", SIMA_DTYPE_UINT8, 3,
+    { 2, 4, 3 }, { 16, 3, 1 }, { -1, 0, 1, 2 }, { 1, 1, 3, 3 },
+    SIMA_CHANNELS_COMPACT, 28, 96, 24 },
 };
 
 static SimaStatus
@@ -228,6 +267,12 @@ golden_vectors (void)
           (unsigned) sima_ev74_descriptor_route (&desc),
           (unsigned long long) sima_ev74_descriptor_input_span (&desc),
           (unsigned long long) sima_ev74_descriptor_output_span (&desc));
+    }
+    if (GOLDEN[g].dtype == SIMA_DTYPE_UINT8) {
+      same_bytes (want, CT_BYTES, GOLDEN_U8, "own writer", " reproduces the "
+          "literal hex UINT8 golden (input dtype 4 at byte 56)");
+      same_bytes (desc.bytes, desc.length, GOLDEN_U8, "encoder", " reproduces "
+          "the literal hex UINT8 golden");
     }
   }
 }
@@ -351,8 +396,10 @@ random_request (TestRng *r, SimaTensorSpec *in, SimaTensorSpec *out)
   int rank = (int) test_rng_range (r, 1, 6), perm[6] = { 0 }, i, k;
   int64_t shape[6] = { 0 }, strides[6] = { 0 }, tile[4] = { 1, 1, 1, 1 };
   int8_t axes[4] = { -1, -1, -1, -1 };
-  SimaDType dtype = (SimaDType) test_rng_below (r, 3);
-  int64_t scalar = dtype == SIMA_DTYPE_FLOAT32 ? 4 : 2, reach = scalar;
+  static const SimaDType dtypes[4] = { SIMA_DTYPE_FLOAT32, SIMA_DTYPE_FLOAT16,
+    SIMA_DTYPE_BFLOAT16, SIMA_DTYPE_UINT8 };
+  SimaDType dtype = dtypes[test_rng_below (r, 4)];
+  int64_t scalar = (int64_t) scalar_of (dtype), reach = scalar;
 
   for (i = 0; i < rank; i++) {
     shape[i] = test_rng_below (r, 80) == 0 ? 0 : test_rng_range (r, 1, 5);
@@ -450,7 +497,7 @@ round_trip (void)
           test_first_diff (d.bytes, want, CT_BYTES));
     /* input low in the aperture (scalar-aligned), output high (16-aligned) */
     ib.bus_address = test_rng_below (&rng, UINT64_C (1) << 30)
-        * (uint64_t) (in.dtype == SIMA_DTYPE_FLOAT32 ? 4 : 2);
+        * (uint64_t) scalar_of (in.dtype);
     ib.length = plan.input_bytes + test_rng_below (&rng, 64);
     ob.bus_address = (UINT64_C (1) << 31)
         + 16 * test_rng_below (&rng, UINT64_C (1) << 26);
@@ -486,10 +533,11 @@ round_trip (void)
       "element count and bus addresses (%d empty)", trips, N, empties);
   if (first[0])
     tap_diag ("first problem: %s", first);
-  tap_ok (seen_rank == 0x7e && seen_dtype == 7 && seen_layout == 3
+  tap_ok (seen_rank == 0x7e && seen_dtype == 0x17 && seen_layout == 3
       && seen_ch == 3 && empties > 0,
-      "round trip covers ranks 1-6 (%#x), 3 dtypes (%#x), both layouts (%#x), "
-      "both channel modes (%#x), empty tensors", seen_rank, seen_dtype,
+      "round trip covers ranks 1-6 (%#x), 4 dtypes incl. UINT8 (%#x), both "
+      "layouts (%#x), both channel modes (%#x), empty tensors", seen_rank,
+      seen_dtype,
       seen_layout, seen_ch);
 }
 
@@ -535,8 +583,9 @@ static const struct {
     O_LENGTH, 2, 5, { 0, 56, 231, 233, 0xffff } },
   { "unknown flags (bits 1-15)", SIMA_INVALID_DESCRIPTOR, "flags", O_FLAGS,
     2, 5, { 2, 3, 4, 0x8000, 0xffff } },
-  { "input dtype 3/4/255", SIMA_INVALID_DESCRIPTOR, "dtype", O_DTYPE, 1, 3,
-    { 3, 4, 255 } },
+  /* 4 (UINT8) is valid; 3 (INT8), 5, 6 and unknown values are not */
+  { "input dtype 3/5/6/7/255", SIMA_INVALID_DESCRIPTOR, "dtype", O_DTYPE, 1,
+    5, { 3, 5, 6, 7, 255 } },
   { "rank 0/7/255", SIMA_INVALID_DESCRIPTOR, "rank", O_RANK, 1, 3,
     { 0, 7, 255 } },
   { "input layout 2 (mla-tiled)/3/255", SIMA_INVALID_DESCRIPTOR, "layout",
@@ -651,6 +700,23 @@ malformed (void)
         set (b, FIELD_CLASSES[i].off, FIELD_CLASSES[i].n, FIELD_CLASSES[i].v[k]);
     test_mutants_end ();
   }
+  /* a well-formed dtype that is not the one the spans were computed for:
+   * the device derives the spans from the dtype and finds them different;
+   * float scalars over the UINT8 base's strides {16, 3, 1} are refused by
+   * the rerun admission */
+  test_mutants_begin ("input dtype 4 (UINT8) on a float base: spans != "
+      "geometry", SIMA_INVALID_DESCRIPTOR, "match");
+  for (b = 0; b < N_GOLDEN; b++)
+    if (plan[b].input.dtype != SIMA_DTYPE_UINT8)
+      set (b, O_DTYPE, 1, 4);
+  test_mutants_end ();
+  test_mutants_begin ("input dtype 0/1/2 on the UINT8 base: refused strides",
+      SIMA_INVALID_STRIDES, "stride");
+  for (b = 0; b < N_GOLDEN; b++)
+    if (plan[b].input.dtype == SIMA_DTYPE_UINT8)
+      for (k = 0; k < 3; k++)
+        set (b, O_DTYPE, 1, k);
+  test_mutants_end ();
   test_mutants_begin ("CBLOCK (flag bit 0) with compact channels",
       SIMA_INVALID_TILING, "cblock");
   for (b = 0; b < N_GOLDEN; b++) {
@@ -726,7 +792,9 @@ malformed (void)
       continue;
     }
     for (i = 0; i < (size_t) plan[b].input.rank; i++) {
-      set (b, O_STRIDES + 8 * i, 8, (uint64_t) plan[b].input.strides_bytes[i] + 1);
+      if (scalar_of (plan[b].input.dtype) > 1)    /* any UINT8 stride is */
+        set (b, O_STRIDES + 8 * i, 8,             /* aligned */
+            (uint64_t) plan[b].input.strides_bytes[i] + 1);
       set (b, O_STRIDES + 8 * i, 8, (uint64_t) -plan[b].input.strides_bytes[i]);
       if (plan[b].input.shape[i] > 1)
         set (b, O_STRIDES + 8 * i, 8, 0);
@@ -810,7 +878,7 @@ malformed (void)
   for (b = 0; b < N_GOLDEN; b++) {
     for (k = 1; k < 16; k++)
       set (b, O_OUT_ADDR, 8, OUT_BUS + k);
-    for (k = 1; k < (plan[b].input.dtype == SIMA_DTYPE_FLOAT32 ? 4u : 2u); k++)
+    for (k = 1; k < scalar_of (plan[b].input.dtype); k++)
       set (b, O_IN_ADDR, 8, IN_BUS + k);
   }
   test_mutants_end ();

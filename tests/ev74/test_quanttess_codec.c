@@ -4,9 +4,10 @@
  *  1. golden vectors: the expected 232 bytes are written here from the table
  *     of docs/ev74-descriptors.md with this file's own little-endian writer
  *     and its own (table-driven) CRC-32, never with wire.h, so the test
- *     checks the document and the code against each other; one descriptor
- *     is also spelled out as literal hex (computed with Python's zlib) so
- *     that a change both writers would share is still caught;
+ *     checks the document and the code against each other; two
+ *     descriptors (FP32, and UINT8 input: dtype 4) are also spelled out as
+ *     literal hex (computed with Python's zlib) so that a change both
+ *     writers would share is still caught;
  *  2. bind: exactly bytes 16-39 change, the CRC does not; rejections leave
  *     the descriptor untouched; encode refuses spans beyond 32 bits;
  *  3. round trip: random admitted plans survive encode + bind + decode;
@@ -28,6 +29,7 @@
 #include "ev74_wire_doc.h"
 #include "hal/host/host_hal.h"
 #include "native_entry.h"
+#include "oracle.h"
 #include "pack_fw.h"
 #include "status_expect.h"
 #include "tap.h"
@@ -36,7 +38,7 @@
 /* ---- the document's table, restated (not taken from pack_wire.h) --- */
 
 enum {
-  QT_BYTES = 232,
+  QT_BYTES = 232, N_GOLDEN = 4,
   O_MAGIC = 0, O_VERSION = 4, O_LENGTH = 6, O_ROUTE = 8, O_FLAGS = 10,
   O_CRC = 12, O_IN_LEN = 16, O_OUT_LEN = 20, O_IN_ADDR = 24, O_OUT_ADDR = 32,
   O_IN_SPAN = 40, O_OUT_SPAN = 48, O_DTYPE = 56, O_RANK = 57,
@@ -86,7 +88,8 @@ doc_encode (const SimaQuantTessPlan *p, uint8_t d[QT_BYTES])
   test_put_le (d, O_IN_SPAN, p->input_bytes, 8);
   test_put_le (d, O_OUT_SPAN, p->output_bytes, 8);
   d[O_DTYPE] = p->input.dtype == SIMA_DTYPE_FLOAT32 ? 0
-      : p->input.dtype == SIMA_DTYPE_FLOAT16 ? 1 : 2;
+      : p->input.dtype == SIMA_DTYPE_FLOAT16 ? 1
+      : p->input.dtype == SIMA_DTYPE_UINT8 ? 4 : 2;
   d[O_RANK] = (uint8_t) p->input.rank;
   d[O_ROUNDING] = p->params.rounding == SIMA_ROUNDING_NEAREST_EVEN ? 0
       : p->params.rounding == SIMA_ROUNDING_TOWARD_ZERO ? 1
@@ -130,6 +133,38 @@ static const uint8_t GOLDEN_1[QT_BYTES] = {
   /* 224 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 };
 
+/* Plan 4 (UINT8) as literal bytes, from the doc's table by a Python writer
+ * (struct.pack_into + zlib.crc32 over bytes 0-11 and 40-231, CRC
+ * 0x43859bc7): input dtype 4 at byte 56, an RGBX camera view {H 2, W 3, C 3}
+ * with strides {16, 4, 1} (pixel stride 4, rows padded to 16 bytes), axes
+ * {-1,0,1,2}, tile {1,2,2,3}, pad16, SiMa's preproc multiplier
+ * 255.0697f/255 (0x3f8008f5) and zero point -128 (0xffffff80). */
+static const uint8_t GOLDEN_U8[QT_BYTES] = {
+  /*   0 */ 0x45, 0x56, 0x37, 0x34, 0x01, 0x00, 0xe8, 0x00, 0x31, 0x00, 0x00, 0x00, 0xc7, 0x9b, 0x85, 0x43,
+  /*  16 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /*  32 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /*  48 */ 0x60, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x04, 0x03, 0x00, 0x01, 0x80, 0xff, 0xff, 0xff,
+  /*  64 */ 0xf5, 0x08, 0x80, 0x3f, 0x01, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /*  80 */ 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /*  96 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /* 112 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /* 128 */ 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /* 144 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /* 160 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0x00, 0x01, 0x02, 0x00, 0x00, 0x00, 0x00,
+  /* 176 */ 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /* 192 */ 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /* 208 */ 0x12, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+  /* 224 */ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
+/* Bytes of one input scalar, as the doc's dtype table gives them. */
+static unsigned
+scalar_of (SimaDType dtype)
+{
+  return dtype == SIMA_DTYPE_FLOAT32 ? 4u : dtype == SIMA_DTYPE_UINT8 ? 1u
+      : 2u;
+}
+
 /* ---- plans ---------------------------------------------------------------- */
 
 static SimaStatus
@@ -156,7 +191,7 @@ typedef struct {
   uint64_t in_span, out_span, count;
 } Golden;
 
-static const Golden GOLDEN[3] = {
+static const Golden GOLDEN[N_GOLDEN] = {
   /* 6 FP32 = 24; one tile of 2 pixels x 16 stored channels = 32 */
   { "FP32 contiguous {2,3} pad16", SIMA_DTYPE_FLOAT32, 2, { 2, 3 }, { 0 },
     { -1, -1, 0, 1 }, { 1, 1, 2, 3 }, SIMA_CHANNELS_PAD16, 0x3f800000, 5,
@@ -173,6 +208,12 @@ static const Golden GOLDEN[3] = {
     { 2, 1, 3, 2, 2, 17 }, { 0 }, { 1, 3, 4, 5 }, { 1, 2, 2, 16 },
     SIMA_CHANNELS_COMPACT, 0x42fe0000 /* 127 */, -7, SIMA_ROUNDING_TOWARD_ZERO,
     816, 480, 408 },
+  /* UINT8 RGBX camera view: 1 + 16 + 2*4 + 2*1 = 27; tiles H2 x W2 (4 px x
+   * 16 stored) = 64 and the W boundary H2 x W1 (2 px x 16) = 32: 96 */
+  { "UINT8 RGBX {2,3,3} pixel stride 4, padded rows, SiMa preproc",
+    SIMA_DTYPE_UINT8, 3, { 2, 3, 3 }, { 16, 4, 1 }, { -1, 0, 1, 2 },
+    { 1, 2, 2, 3 }, SIMA_CHANNELS_PAD16, 0x3f8008f5 /* 255.0697f/255 */,
+    -128, SIMA_ROUNDING_NEAREST_EVEN, 27, 96, 18 },
 };
 
 static SimaStatus
@@ -211,7 +252,7 @@ golden_vectors (void)
 
   tap_ok (~test_crc32_update (0xffffffffu, (const uint8_t *) "123456789", 9)
       == 0xCBF43926u, "own CRC-32 gives the IEEE check value 0xcbf43926");
-  for (g = 0; g < 3; g++) {
+  for (g = 0; g < N_GOLDEN; g++) {
     SimaStatus st = golden_plan (g, &plan);
     if (!expect_status (GOLDEN[g].name, st, SIMA_OK, NULL))
       continue;
@@ -245,6 +286,12 @@ golden_vectors (void)
           (unsigned) sima_ev74_descriptor_route (&desc),
           (unsigned long long) sima_ev74_descriptor_input_span (&desc),
           (unsigned long long) sima_ev74_descriptor_output_span (&desc));
+    }
+    if (GOLDEN[g].dtype == SIMA_DTYPE_UINT8) {
+      same_bytes (want, QT_BYTES, GOLDEN_U8, "own writer", " reproduces the "
+          "literal hex UINT8 golden (input dtype 4 at byte 56)");
+      same_bytes (desc.bytes, desc.length, GOLDEN_U8, "encoder", " reproduces "
+          "the literal hex UINT8 golden");
     }
   }
 }
@@ -386,8 +433,10 @@ random_request (TestRng *r, SimaTensorSpec *in, SimaTensorSpec *out,
   int rank = (int) test_rng_range (r, 1, 6), perm[6] = { 0 }, i, k;
   int64_t shape[6] = { 0 }, strides[6] = { 0 }, tile[4] = { 1, 1, 1, 1 };
   int8_t axes[4] = { -1, -1, -1, -1 };
-  SimaDType dtype = (SimaDType) test_rng_below (r, 3);
-  int64_t scalar = dtype == SIMA_DTYPE_FLOAT32 ? 4 : 2, reach = scalar;
+  static const SimaDType dtypes[4] = { SIMA_DTYPE_FLOAT32, SIMA_DTYPE_FLOAT16,
+    SIMA_DTYPE_BFLOAT16, SIMA_DTYPE_UINT8 };
+  SimaDType dtype = dtypes[test_rng_below (r, 4)];
+  int64_t scalar = (int64_t) scalar_of (dtype), reach = scalar;
   uint32_t bits;
 
   for (i = 0; i < rank; i++) {
@@ -498,7 +547,7 @@ round_trip (void)
           test_first_diff (d.bytes, want, QT_BYTES));
     /* input low in the aperture (scalar-aligned), output high (16-aligned) */
     ib.bus_address = test_rng_below (&rng, UINT64_C (1) << 30)
-        * (uint64_t) (in.dtype == SIMA_DTYPE_FLOAT32 ? 4 : 2);
+        * (uint64_t) scalar_of (in.dtype);
     ib.length = plan.input_bytes + test_rng_below (&rng, 64);
     ob.bus_address = (UINT64_C (1) << 31)
         + 16 * test_rng_below (&rng, UINT64_C (1) << 26);
@@ -535,9 +584,10 @@ round_trip (void)
       "element count and bus addresses (%d empty)", trips, N, empties);
   if (first[0])
     tap_diag ("first problem: %s", first);
-  tap_ok (seen_rank == 0x7e && seen_dtype == 7 && seen_layout == 3
+  tap_ok (seen_rank == 0x7e && seen_dtype == 0x17 && seen_layout == 3
       && seen_ch == 3 && seen_round == 15 && empties > 0,
-      "round trip covers ranks 1-6 (%#x), 3 dtypes (%#x), both layouts (%#x), "
+      "round trip covers ranks 1-6 (%#x), 4 dtypes incl. UINT8 (%#x), both "
+      "layouts (%#x), "
       "both channel modes (%#x), 4 roundings (%#x), empty tensors",
       seen_rank, seen_dtype, seen_layout, seen_ch, seen_round);
 }
@@ -549,8 +599,8 @@ static SimaHostRegion regions[2];
 
 /* Valid bound descriptors of the golden plans: what every mutation starts
  * from (filled by entry_tests). */
-static uint8_t base[3][QT_BYTES];
-static SimaQuantTessPlan plan[3];
+static uint8_t base[N_GOLDEN][QT_BYTES];
+static SimaQuantTessPlan plan[N_GOLDEN];
 
 /* Base b with the `n`-byte field at `off` set to v; resealed with this
  * file's CRC unless the field is in the relocation block (not covered). */
@@ -585,8 +635,9 @@ static const struct {
     O_LENGTH, 2, 5, { 0, 56, 231, 233, 0xffff } },
   { "unknown flags (bits 1-15)", SIMA_INVALID_DESCRIPTOR, "flags", O_FLAGS,
     2, 4, { 2, 3, 0x8000, 0xffff } },
-  { "input dtype 3/4/255", SIMA_INVALID_DESCRIPTOR, "dtype", O_DTYPE, 1, 3,
-    { 3, 4, 255 } },
+  /* 4 (UINT8) is valid; 3 (INT8), 5, 6 and unknown values are not */
+  { "input dtype 3/5/6/7/255", SIMA_INVALID_DESCRIPTOR, "dtype", O_DTYPE, 1,
+    5, { 3, 5, 6, 7, 255 } },
   { "rank 0/7/255", SIMA_INVALID_DESCRIPTOR, "rank", O_RANK, 1, 3,
     { 0, 7, 255 } },
   { "input layout 2 (mla-tiled)/3/255", SIMA_INVALID_DESCRIPTOR, "layout",
@@ -697,15 +748,33 @@ malformed (void)
   for (i = 0; i < sizeof FIELD_CLASSES / sizeof FIELD_CLASSES[0]; i++) {
     test_mutants_begin (FIELD_CLASSES[i].name, FIELD_CLASSES[i].code,
         FIELD_CLASSES[i].fragment);
-    for (b = 0; b < 3; b++)
+    for (b = 0; b < N_GOLDEN; b++)
       for (k = 0; k < (size_t) FIELD_CLASSES[i].nv; k++)
         set (b, FIELD_CLASSES[i].off, FIELD_CLASSES[i].n, FIELD_CLASSES[i].v[k]);
     test_mutants_end ();
   }
 
+  /* a well-formed dtype that is not the one the spans were computed for:
+   * the device derives the spans from the dtype and finds them different */
+  test_mutants_begin ("input dtype 4 (UINT8) on a float base: spans != "
+      "geometry", SIMA_INVALID_DESCRIPTOR, "match");
+  for (b = 0; b < N_GOLDEN; b++)
+    if (plan[b].input.dtype != SIMA_DTYPE_UINT8)
+      set (b, O_DTYPE, 1, 4);
+  test_mutants_end ();
+  /* and the other way: float scalars over the UINT8 base's strides
+   * {16, 4, 1}, which the rerun admission refuses (1 is not a multiple of
+   * the scalar) */
+  test_mutants_begin ("input dtype 0/1/2 on the UINT8 base: refused strides",
+      SIMA_INVALID_STRIDES, "stride");
+  for (b = 0; b < N_GOLDEN; b++)
+    if (plan[b].input.dtype == SIMA_DTYPE_UINT8)
+      for (k = 0; k < 3; k++)
+        set (b, O_DTYPE, 1, k);
+  test_mutants_end ();
   test_mutants_begin ("CBLOCK (flag bit 0) with compact channels",
       SIMA_INVALID_TILING, "cblock");
-  for (b = 0; b < 3; b++) {
+  for (b = 0; b < N_GOLDEN; b++) {
     uint8_t m[QT_BYTES];
     memcpy (m, base[b], QT_BYTES);
     test_put_le (m, O_FLAGS, 1, 2);
@@ -717,7 +786,7 @@ malformed (void)
   /* the length field agrees with the bytes sent (a prefix, or extra zero
    * bytes), resealed over what is sent: still not a 232-byte QuantTess */
   test_mutants_begin ("length field == received != 232", SIMA_INVALID_DESCRIPTOR, "length");
-  for (b = 0; b < 3; b++)
+  for (b = 0; b < N_GOLDEN; b++)
     for (i = 0; i < sizeof lens / sizeof lens[0]; i++) {
       memset (d, 0, sizeof d);
       memcpy (d, base[b], lens[i] < QT_BYTES ? lens[i] : QT_BYTES);
@@ -727,12 +796,12 @@ malformed (void)
     }
   test_mutants_end ();
   test_mutants_begin ("truncated buffer (0..231 bytes)", SIMA_INVALID_DESCRIPTOR, NULL);
-  for (b = 0; b < 3; b++)
+  for (b = 0; b < N_GOLDEN; b++)
     for (i = 0; i < QT_BYTES; i++)
       test_mutant (base[b], (uint32_t) i);
   test_mutants_end ();
   test_mutants_begin ("bad CRC (bit flips of covered bytes)", SIMA_INVALID_DESCRIPTOR, "CRC");
-  for (b = 0; b < 3; b++)
+  for (b = 0; b < N_GOLDEN; b++)
     for (i = 0; i < sizeof flips / sizeof flips[0]; i++)
       for (k = 0; k < 8; k++) {
         memcpy (d, base[b], QT_BYTES);
@@ -742,7 +811,7 @@ malformed (void)
   test_mutants_end ();
   test_mutants_begin ("nonzero reserved byte (69-71, 172-175, 216-231)",
       SIMA_INVALID_DESCRIPTOR, "reserved");
-  for (b = 0; b < 3; b++)
+  for (b = 0; b < N_GOLDEN; b++)
     for (i = 0; i < QT_BYTES; i++)
       if ((i >= 69 && i < 72) || (i >= 172 && i < 176) || i >= 216) {
         set (b, i, 1, 0x01);
@@ -753,7 +822,7 @@ malformed (void)
   /* geometry */
   test_mutants_begin ("nonzero shape/stride slot beyond rank", SIMA_INVALID_DESCRIPTOR,
       "slot");
-  for (b = 0; b < 3; b++)
+  for (b = 0; b < N_GOLDEN; b++)
     for (i = (size_t) plan[b].input.rank; i < 6; i++) {
       set (b, O_SHAPE + 8 * i, 8, 1);
       set (b, O_STRIDES + 8 * i, 8, 4);
@@ -761,7 +830,7 @@ malformed (void)
   test_mutants_end ();
   test_mutants_begin ("nonzero stride of a contiguous input", SIMA_INVALID_DESCRIPTOR,
       "contiguous");
-  for (b = 0; b < 3; b++)
+  for (b = 0; b < N_GOLDEN; b++)
     if (plan[b].input.layout == SIMA_LAYOUT_CONTIGUOUS)
       for (i = 0; i < (size_t) plan[b].input.rank; i++)
         set (b, O_STRIDES + 8 * i, 8, 4);
@@ -771,13 +840,15 @@ malformed (void)
   /* strides the admission refuses: odd, negative or broadcast (0 on an
    * axis of extent > 1), or a contiguous base declared strided (all 0) */
   test_mutants_begin ("refused input strides", SIMA_INVALID_STRIDES, "stride");
-  for (b = 0; b < 3; b++) {
+  for (b = 0; b < N_GOLDEN; b++) {
     if (plan[b].input.layout == SIMA_LAYOUT_CONTIGUOUS) {
       set (b, O_LAYOUT, 1, 1);
       continue;
     }
     for (i = 0; i < (size_t) plan[b].input.rank; i++) {
-      set (b, O_STRIDES + 8 * i, 8, (uint64_t) plan[b].input.strides_bytes[i] + 1);
+      if (scalar_of (plan[b].input.dtype) > 1)    /* any UINT8 stride is */
+        set (b, O_STRIDES + 8 * i, 8,             /* aligned */
+            (uint64_t) plan[b].input.strides_bytes[i] + 1);
       set (b, O_STRIDES + 8 * i, 8, (uint64_t) -plan[b].input.strides_bytes[i]);
       if (plan[b].input.shape[i] > 1)
         set (b, O_STRIDES + 8 * i, 8, 0);
@@ -785,7 +856,7 @@ malformed (void)
   }
   test_mutants_end ();
   test_mutants_begin ("negative extent", SIMA_INVALID_SHAPE, "extent");
-  for (b = 0; b < 3; b++)
+  for (b = 0; b < N_GOLDEN; b++)
     for (i = 0; i < (size_t) plan[b].input.rank; i++) {
       set (b, O_SHAPE + 8 * i, 8, UINT64_MAX);             /* -1 */
       set (b, O_SHAPE + 8 * i, 8, UINT64_C (1) << 63);     /* INT64_MIN */
@@ -793,7 +864,7 @@ malformed (void)
   test_mutants_end ();
   test_mutants_begin ("axes: duplicate, out of range, below -1, missing C",
       SIMA_INVALID_TILING, "axis");
-  for (b = 0; b < 3; b++) {
+  for (b = 0; b < N_GOLDEN; b++) {
     for (k = 0; k < 4; k++) {
       if (k < 3)          /* a spatial role on the C axis */
         set (b, O_AXES + k, 1, (uint8_t) plan[b].output.tiled.axes[3]);
@@ -806,7 +877,7 @@ malformed (void)
   test_mutants_end ();
   test_mutants_begin ("tile extent 0/negative, or 2 on an absent axis", SIMA_INVALID_TILING,
       "extent");
-  for (b = 0; b < 3; b++)
+  for (b = 0; b < N_GOLDEN; b++)
     for (k = 0; k < 4; k++) {
       set (b, O_TILE + 8 * k, 8, 0);
       set (b, O_TILE + 8 * k, 8, UINT64_MAX);
@@ -816,7 +887,7 @@ malformed (void)
   test_mutants_end ();
   test_mutants_begin ("spans or element count != geometry", SIMA_INVALID_DESCRIPTOR,
       "match");
-  for (b = 0; b < 3; b++)
+  for (b = 0; b < N_GOLDEN; b++)
     for (k = 0; k < 3; k++) {
       size_t off = k == 0 ? O_IN_SPAN : k == 1 ? O_OUT_SPAN : O_COUNT;
       uint64_t v = test_get_le (base[b], off, 8);
@@ -829,14 +900,14 @@ malformed (void)
 
   /* bindings: the relocation block is not CRC-covered, so no resealing */
   test_mutants_begin ("address bits above 32", SIMA_NOT_REPRESENTABLE, "aperture");
-  for (b = 0; b < 3; b++)
+  for (b = 0; b < N_GOLDEN; b++)
     for (k = 32; k < 64; k += 7) {
       set (b, O_IN_ADDR, 8, IN_BUS | UINT64_C (1) << k);
       set (b, O_OUT_ADDR, 8, OUT_BUS | UINT64_C (1) << k);
     }
   test_mutants_end ();
   test_mutants_begin ("address + span beyond 2^32", SIMA_NOT_REPRESENTABLE, "aperture");
-  for (b = 0; b < 3; b++) {
+  for (b = 0; b < N_GOLDEN; b++) {
     /* aligned, so that only the end of the range is wrong */
     set (b, O_IN_ADDR, 8, (APERTURE - plan[b].input_bytes + 16) & ~UINT64_C (15));
     set (b, O_IN_ADDR, 8, APERTURE - 16);
@@ -846,7 +917,7 @@ malformed (void)
   test_mutants_end ();
   test_mutants_begin ("bound length below span (incl. unbound relocatable)",
       SIMA_INVALID_DESCRIPTOR, "bound");
-  for (b = 0; b < 3; b++) {
+  for (b = 0; b < N_GOLDEN; b++) {
     set (b, O_IN_LEN, 4, plan[b].input_bytes - 1);
     set (b, O_IN_LEN, 4, 0);
     set (b, O_OUT_LEN, 4, plan[b].output_bytes - 1);
@@ -858,16 +929,16 @@ malformed (void)
   test_mutants_end ();
   test_mutants_begin ("misaligned output (not 16) / input (not scalar)",
       SIMA_MISALIGNED_BUFFER, "aligned");
-  for (b = 0; b < 3; b++) {
+  for (b = 0; b < N_GOLDEN; b++) {
     for (k = 1; k < 16; k++)
       set (b, O_OUT_ADDR, 8, OUT_BUS + k);
-    for (k = 1; k < (plan[b].input.dtype == SIMA_DTYPE_FLOAT32 ? 4u : 2u); k++)
+    for (k = 1; k < scalar_of (plan[b].input.dtype); k++)
       set (b, O_IN_ADDR, 8, IN_BUS + k);
   }
   test_mutants_end ();
   test_mutants_begin ("overlapping input/output bus ranges", SIMA_OVERLAPPING_BUFFERS,
       "overlap");
-  for (b = 0; b < 3; b++) {
+  for (b = 0; b < N_GOLDEN; b++) {
     set (b, O_OUT_ADDR, 8, IN_BUS);
     set (b, O_OUT_ADDR, 8, IN_BUS + 16);
     set (b, O_OUT_ADDR, 8, (IN_BUS + plan[b].input_bytes - 1) & ~UINT64_C (15));
@@ -889,6 +960,7 @@ entry_tests (void)
   SimaEv74Descriptor desc;
   TestRng rng = { 0xC0DEC0DE5EEDull };
   uint8_t *a65_out = aligned_alloc (64, REGION_BYTES);
+  uint8_t *oracle_out = aligned_alloc (64, REGION_BYTES);
   uint64_t commands = 0;
   size_t i, pending, n;
   SimaStatus st;
@@ -905,7 +977,7 @@ entry_tests (void)
 
   /* each golden plan bound to the two regions: the firmware's output must
    * equal the A65's, and nothing past the span may be written */
-  for (g = 0; g < 3; g++) {
+  for (g = 0; g < N_GOLDEN; g++) {
     SimaEv74Binding ib = { IN_BUS, REGION_BYTES }, ob = { OUT_BUS, REGION_BYTES };
     SimaA65QuantTessPlan a65;
     SimaConstHostBuffer ab;
@@ -923,16 +995,29 @@ entry_tests (void)
     ao = (SimaHostBuffer) { a65_out, n };
     memset (out_host, 0xA5, REGION_BYTES);
     memset (a65_out, 0x5A, n);
+    memset (oracle_out, 0xC3, n);
     expect_status (GOLDEN[g].name, test_run_entry (desc.bytes, desc.length,
             &commands, &pending), SIMA_OK, NULL);
     st = sima_a65_quanttess_prepare (&plan[g], &a65);
     if (sima_status_is_ok (&st))
       st = sima_a65_quanttess_execute (&a65, &ab, 1, &ao, 1);
+    /* the doc numbers the roundings as the oracle does (0 nearest-even,
+     * 1 toward-zero, 2 toward-positive, 3 toward-negative) */
+    oracle_quanttess (&plan[g].input, in_host, &plan[g].output,
+        plan[g].params.multiplier, plan[g].params.zero_point,
+        plan[g].params.rounding == SIMA_ROUNDING_NEAREST_EVEN
+        ? ORACLE_ROUND_NEAREST_EVEN
+        : plan[g].params.rounding == SIMA_ROUNDING_TOWARD_ZERO
+        ? ORACLE_ROUND_TOWARD_ZERO
+        : plan[g].params.rounding == SIMA_ROUNDING_TOWARD_POSITIVE
+        ? ORACLE_ROUND_TOWARD_POSITIVE : ORACLE_ROUND_TOWARD_NEGATIVE,
+        oracle_out);
     tap_ok (sima_status_is_ok (&st) && commands > 0 && pending == 0
         && memcmp (out_host, a65_out, n) == 0
+        && memcmp (out_host, oracle_out, n) == 0
         && out_host[n] == 0xA5 && out_host[REGION_BYTES - 1] == 0xA5,
-        "%s: firmware output (%zu bytes, %llu DMA commands) equals the A65's, "
-        "nothing written past the span", GOLDEN[g].name, n,
+        "%s: firmware output (%zu bytes, %llu DMA commands) equals the A65's "
+        "and the oracle's, nothing written past the span", GOLDEN[g].name, n,
         (unsigned long long) commands);
   }
 
@@ -971,6 +1056,7 @@ entry_tests (void)
 
   malformed ();
   free (a65_out);
+  free (oracle_out);
   free (in_host);
   free (out_host);
   free (local_mem);

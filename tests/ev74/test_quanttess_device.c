@@ -11,7 +11,10 @@
  *  - faults: DMA error, worker failure, a job that hangs past the wait's
  *    timeout (its regions stay alive until it retires), and a missing
  *    capability;
- *  - the data movement of the RGB pad16 224x224x3 and C33 128x128 cases.
+ *  - the data movement of the RGB pad16 224x224x3 and C33 128x128 cases;
+ *  - UINT8 input (camera pixels): in the random sweeps, and a camera sweep
+ *    of <H,W,3> views with pixel stride 3 or 4 and padded rows and GRAY8
+ *    <H,W,1>, each job checked against the A65 and the oracle.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <simaai/kernels/a65/quanttess.h>
@@ -25,6 +28,7 @@
 
 #include "ev74_diff.h"
 #include "layout_gen.h"
+#include "oracle.h"
 #include "status_expect.h"
 #include "tap.h"
 #include "test_util.h"
@@ -148,13 +152,13 @@ random_plan (TestRng *rng, SimaQuantTessPlan *plan, SimaTensorSpec *in,
     int cblock)
 {
   static const int64_t channels[] = { 1, 2, 3, 4, 16, 17, 32, 33, 64, 70 };
-  static const SimaDType dtypes[3] = { SIMA_DTYPE_FLOAT32, SIMA_DTYPE_FLOAT16,
-    SIMA_DTYPE_BFLOAT16 };
+  static const SimaDType dtypes[4] = { SIMA_DTYPE_FLOAT32, SIMA_DTYPE_FLOAT16,
+    SIMA_DTYPE_BFLOAT16, SIMA_DTYPE_UINT8 };
   int rank = (int) test_rng_range (rng, 1, SIMA_MAX_RANK);
   GenTiling gt;
   SimaTensorSpec out;
   SimaQuantTessRequest req;
-  float mults[6];
+  float mults[7];
 
   mults[0] = 1.0f;
   mults[1] = 0.3f;
@@ -162,6 +166,7 @@ random_plan (TestRng *rng, SimaQuantTessPlan *plan, SimaTensorSpec *in,
   mults[3] = 3.0e-39f;          /* subnormal */
   mults[4] = ldexpf (1.0f, -140);
   mults[5] = 1.0e30f;
+  mults[6] = 255.0697f / 255.0f;  /* SiMa's 8-bit preproc */
   gen_tiling (rng, rank, (int) test_rng_below (rng, (uint64_t) rank),
       cblock ? cb_channels[test_rng_below (rng, sizeof cb_channels
               / sizeof cb_channels[0])]
@@ -169,7 +174,7 @@ random_plan (TestRng *rng, SimaQuantTessPlan *plan, SimaTensorSpec *in,
       (SimaChannels) test_rng_below (rng, 2), &gt);
   if (cblock)
     cblock_tiling (rng, &gt);
-  *in = gen_view (rng, dtypes[test_rng_below (rng, 3)], rank, gt.shape,
+  *in = gen_view (rng, dtypes[test_rng_below (rng, 4)], rank, gt.shape,
       (GenViewKind) test_rng_below (rng, GEN_VIEW_KIND_COUNT));
   out = test_spec_tiled (SIMA_DTYPE_INT8, rank, gt.shape, gt.tiled.axes,
       gt.tiled.tile_shape, gt.tiled.channels);
@@ -179,7 +184,7 @@ random_plan (TestRng *rng, SimaQuantTessPlan *plan, SimaTensorSpec *in,
   req.n_inputs = 1;
   req.outputs = &out;
   req.n_outputs = 1;
-  req.params.multiplier = mults[test_rng_below (rng, 6)];
+  req.params.multiplier = mults[test_rng_below (rng, 7)];
   req.params.zero_point = (int32_t) test_rng_range (rng, -128, 127);
   req.params.rounding = (SimaRounding) test_rng_below (rng, 4);
   if (sima_quanttess_check_inference (&req, plan).code != SIMA_OK)
@@ -194,7 +199,7 @@ differential (const char *label, uint64_t seed, int count, int cblock)
   DiffBench benches[8];
   DiffTally t;
   TestRng rng = { seed };
-  int i, k;
+  int i, k, u8 = 0;
 
   memset (&t, 0, sizeof t);
   for (k = 0; k < 8; k++)
@@ -208,6 +213,7 @@ differential (const char *label, uint64_t seed, int count, int cblock)
 
     while (!random_plan (&rng, &plan, &in, cblock)) {
     }
+    u8 += in.dtype == SIMA_DTYPE_UINT8;
     job = quant_job (&plan);
     diff_offsets (&rng, &job, plan.input_view.scalar_bytes, 16, &in_off,
         &out_off);
@@ -218,6 +224,7 @@ differential (const char *label, uint64_t seed, int count, int cblock)
   for (k = 0; k < 8; k++)
     diff_bench_close (&benches[k]);
   diff_report (label, &t, (uint64_t) count);
+  tap_diag ("%s: %d of %d random inputs are UINT8", label, u8, count);
 }
 
 /* ---- faults ---------------------------------------------------------------- */
@@ -391,6 +398,205 @@ data_movement (void)
   }
 }
 
+/* ---- UINT8 camera frames ------------------------------------------------- */
+
+static int
+oracle_rounding (SimaRounding r)
+{
+  return r == SIMA_ROUNDING_NEAREST_EVEN ? ORACLE_ROUND_NEAREST_EVEN
+      : r == SIMA_ROUNDING_TOWARD_ZERO ? ORACLE_ROUND_TOWARD_ZERO
+      : r == SIMA_ROUNDING_TOWARD_POSITIVE ? ORACLE_ROUND_TOWARD_POSITIVE
+      : ORACLE_ROUND_TOWARD_NEGATIVE;
+}
+
+/* A camera frame as 8-bit pixels: <H,W,3> RGB (pixel stride 3) or RGBX /
+ * BGRx (pixel stride 4, the fourth byte never read), or GRAY8 <H,W,1>;
+ * rows padded to a random pitch half of the time (kind 0 GRAY8, 1 RGB,
+ * 2 RGBX); a batch axis in front now and then. Tiles H, W, C in a few
+ * camera-like shapes, pad16 or compact, cblock sometimes. */
+static int
+camera_plan (TestRng *rng, SimaQuantTessPlan *plan, SimaTensorSpec *in,
+    int *kind_out)
+{
+  static const int64_t h_tiles[] = { 1, 2, 4, 8 };
+  static const int64_t w_tiles[] = { 1, 3, 8, 16, 32 };
+  static const float mults[] = { 1.0f, 1.0f / 255.0f, 0.5f, 127.0f / 255.0f,
+    2.0f };
+  const int kind = (int) test_rng_below (rng, 3);
+  const int64_t c = kind == 0 ? 1 : 3, ps = kind == 0 ? 1 : kind == 1 ? 3 : 4;
+  const int batch = test_rng_below (rng, 4) == 0;
+  const int rank = 3 + batch;
+  int64_t h = test_rng_range (rng, 1, 48), w = test_rng_range (rng, 1, 96);
+  int64_t pitch = w * ps + (test_rng_below (rng, 2)
+      ? test_rng_range (rng, 1, 64) : 0);
+  int64_t shape[4], strides[4], tile[4];
+  int8_t axes[4];
+  SimaTensorSpec out;
+  SimaQuantTessRequest req;
+  int i = 0;
+
+  if (batch) {
+    shape[0] = test_rng_range (rng, 1, 3);
+    strides[0] = pitch * h + 16 * test_rng_below (rng, 3);
+    i = 1;
+  }
+  shape[i] = h;
+  shape[i + 1] = w;
+  shape[i + 2] = c;
+  strides[i] = pitch;
+  strides[i + 1] = ps;
+  strides[i + 2] = 1;
+  axes[0] = -1;
+  axes[1] = (int8_t) i;
+  axes[2] = (int8_t) (i + 1);
+  axes[3] = (int8_t) (i + 2);
+  tile[0] = 1;
+  tile[1] = h_tiles[test_rng_below (rng, 4)];
+  tile[2] = w_tiles[test_rng_below (rng, 5)];
+  tile[3] = test_rng_below (rng, 2) ? c : 16;
+  *in = test_spec_strided (SIMA_DTYPE_UINT8, rank, shape, strides);
+  if (test_rng_below (rng, 4) == 0)     /* a tight frame: contiguous */
+    if (kind != 2 && pitch == w * ps && !batch)
+      *in = test_spec_dense (SIMA_DTYPE_UINT8, rank, shape);
+  out = test_spec_tiled (SIMA_DTYPE_INT8, rank, shape, axes, tile,
+      test_rng_below (rng, 3) ? SIMA_CHANNELS_PAD16 : SIMA_CHANNELS_COMPACT);
+  out.tiled.cblock = out.tiled.channels == SIMA_CHANNELS_PAD16
+      && test_rng_below (rng, 4) == 0;
+  memset (&req, 0, sizeof req);
+  req.inputs = in;
+  req.n_inputs = 1;
+  req.outputs = &out;
+  req.n_outputs = 1;
+  /* mostly SiMa's preproc: 255.0697f / 255 with zero point -128 */
+  if (test_rng_below (rng, 2)) {
+    req.params.multiplier = 255.0697f / 255.0f;
+    req.params.zero_point = -128;
+    req.params.rounding = SIMA_ROUNDING_NEAREST_EVEN;
+  } else {
+    req.params.multiplier = mults[test_rng_below (rng, 5)];
+    req.params.zero_point = (int32_t) test_rng_range (rng, -128, 127);
+    req.params.rounding = (SimaRounding) test_rng_below (rng, 4);
+  }
+  *kind_out = kind;
+  if (sima_quanttess_check_inference (&req, plan).code != SIMA_OK)
+    return 0;
+  return plan->element_count > 0 && plan->input_bytes <= (400 << 10)
+      && plan->output_bytes <= (400 << 10);
+}
+
+static void
+camera_sweep (const char *label, uint64_t seed, int count)
+{
+  DiffBench benches[8];
+  DiffTally t;
+  TestRng rng = { seed };
+  uint8_t *want = malloc (DIFF_ARENA_BYTES);
+  int i, k, kinds[3] = { 0, 0, 0 }, odd_inputs = 0;
+  uint64_t oracle_mismatches = 0;
+
+  memset (&t, 0, sizeof t);
+  for (k = 0; k < 8; k++)
+    diff_bench_open (&benches[k], diff_specs[k]);
+  for (i = 0; i < count; i++) {
+    SimaQuantTessPlan plan;
+    SimaTensorSpec in;
+    DiffBench *b = &benches[i % 8];
+    DiffJob job;
+    size_t in_off, out_off, n;
+    int kind;
+
+    while (!camera_plan (&rng, &plan, &in, &kind)) {
+    }
+    kinds[kind]++;
+    job = quant_job (&plan);
+    diff_offsets (&rng, &job, plan.input_view.scalar_bytes, 16, &in_off,
+        &out_off);
+    odd_inputs += (in_off & 1) != 0;
+    gen_fill_values (&rng, in.dtype, plan.params.multiplier,
+        b->in.host + in_off, (size_t) plan.input_bytes);
+    diff_run (b, &job, in_off, out_off, &t);
+    /* the device's bytes against the independent oracle as well */
+    n = (size_t) plan.output_bytes;
+    oracle_quanttess (&plan.input, b->in.host + in_off, &plan.output,
+        plan.params.multiplier, plan.params.zero_point,
+        oracle_rounding (plan.params.rounding), want);
+    if (memcmp (want, b->out.host + out_off, n) != 0
+        && oracle_mismatches++ < 3)
+      tap_diag ("%s case %d: device output differs from the oracle", label,
+          i);
+  }
+  for (k = 0; k < 8; k++)
+    diff_bench_close (&benches[k]);
+  free (want);
+  diff_report (label, &t, (uint64_t) count);
+  tap_ok (oracle_mismatches == 0 && kinds[0] > 0 && kinds[1] > 0
+      && kinds[2] > 0 && odd_inputs > 0, "%s: %d jobs (GRAY8 %d, RGB stride 3 "
+      "%d, RGBX stride 4 %d; %d inputs at odd addresses) equal the oracle "
+      "(%llu mismatches)", label, count, kinds[0], kinds[1], kinds[2],
+      odd_inputs, (unsigned long long) oracle_mismatches);
+}
+
+/* An RGBX 224x224 camera frame (pixel stride 4, rows padded to 1024 bytes)
+ * into H8/W16/C16 pad16 tiles with SiMa's preproc: the device reads the
+ * three channels of every pixel and nothing else (no X byte, no row
+ * padding), and writes the physical output once. */
+static void
+camera_data_movement (void)
+{
+  static const int64_t shape[3] = { 224, 224, 3 };
+  static const int64_t strides[3] = { 1024, 4, 1 };
+  static const int8_t axes[4] = { -1, 0, 1, 2 };
+  static const int64_t tile[4] = { 1, 8, 16, 16 };
+  SimaTensorSpec in = test_spec_strided (SIMA_DTYPE_UINT8, 3, shape, strides);
+  SimaTensorSpec out = test_spec_tiled (SIMA_DTYPE_INT8, 3, shape, axes, tile,
+      SIMA_CHANNELS_PAD16);
+  SimaQuantTessRequest req = { &in, 1, &out, 1,
+    { 255.0697f / 255.0f, -128, SIMA_ROUNDING_NEAREST_EVEN } };
+  SimaQuantTessPlan plan;
+  SimaEv74Descriptor d;
+  SimaEv74JobStats js;
+  SimaEv74Region *regions[2];
+  SimaEv74Binding bi, bo;
+  SimaStatus st;
+  uint8_t *want;
+  Bench b;
+  size_t i;
+
+  bench_open (&b, "emulator:workers=4,dma=deferred");
+  regions[0] = b.in.region;
+  regions[1] = b.out.region;
+  st = sima_quanttess_check_inference (&req, &plan);
+  if (st.code == SIMA_OK)
+    st = sima_ev74_quanttess_encode_relocatable (&plan, &d);
+  bi = test_arena_binding (&b.in, 1);       /* an odd bus address */
+  bo = test_arena_binding (&b.out, 0);
+  if (st.code == SIMA_OK)
+    st = sima_ev74_descriptor_bind (&d, &bi, &bo);
+  for (i = 0; i < plan.input_bytes; i++)
+    b.in.host[1 + i] = (uint8_t) (i * 7 + (i >> 10));
+  if (st.code == SIMA_OK)
+    st = sima_ev74_run (b.dev, &d, regions, 2, -1, &js);
+  want = malloc ((size_t) plan.output_bytes);
+  oracle_quanttess (&plan.input, b.in.host + 1, &plan.output,
+      plan.params.multiplier, -128, ORACLE_ROUND_NEAREST_EVEN, want);
+  tap_ok (st.code == SIMA_OK && js.dma_bytes_read == plan.element_count
+      && js.dma_bytes_written == plan.output_bytes
+      && memcmp (want, b.out.host, (size_t) plan.output_bytes) == 0,
+      "data movement, UINT8 RGBX 224x224 (pixel stride 4, pitch 1024, odd "
+      "address) -> INT8 H8/W16/C16 pad16, SiMa preproc, 4 workers: read %llu "
+      "bytes (logical input %llu of a %llu-byte span), wrote %llu (physical "
+      "output %llu), %llu DMA commands, equal to the oracle %s",
+      (unsigned long long) js.dma_bytes_read,
+      (unsigned long long) plan.element_count,
+      (unsigned long long) plan.input_bytes,
+      (unsigned long long) js.dma_bytes_written,
+      (unsigned long long) plan.output_bytes,
+      (unsigned long long) js.dma_commands, st.code == SIMA_OK ? ""
+      : st.message);
+  free (want);
+  bench_close (&b);
+}
+
 int
 main (void)
 {
@@ -399,5 +605,7 @@ main (void)
   data_movement ();
   differential ("QuantTess", 0xe774, 10000, 0);
   differential ("QuantTess cblock", 0xcb10c4e774, 3000, 1);
+  camera_data_movement ();
+  camera_sweep ("QuantTess UINT8 camera", 0xca3e7a8e774, 3000);
   return tap_done ();
 }

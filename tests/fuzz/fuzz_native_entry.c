@@ -215,8 +215,9 @@ model_pack (const uint8_t *d, size_t len, Model *m)
   rank = d[PK (rank)];
   layout = d[PK (input_layout)];
   m->claimed_count = sima_ev74_get_u64 (d, PK (element_count));
-  if (dtype > SIMA_DTYPE_BFLOAT16 || rank < 1 || rank > SIMA_MAX_RANK
-      || layout > SIMA_LAYOUT_STRIDED)
+  /* docs/ev74-descriptors.md: input dtype 0 FP32, 1 FP16, 2 BF16, 4 UINT8 */
+  if ((dtype > SIMA_DTYPE_BFLOAT16 && dtype != SIMA_DTYPE_UINT8) || rank < 1
+      || rank > SIMA_MAX_RANK || layout > SIMA_LAYOUT_STRIDED)
     return;
   memset (&in, 0, sizeof in);
   in.rank = (int) rank;
@@ -1088,13 +1089,17 @@ map_elements (const Model *m, const uint8_t *in, uint8_t *in_el,
                 SimaExactValue v = m->in_dtype == SIMA_DTYPE_FLOAT32
                     ? sima_decode_f32 (x) : m->in_dtype == SIMA_DTYPE_FLOAT16
                     ? sima_decode_f16 ((uint16_t) x)
+                    : m->in_dtype == SIMA_DTYPE_UINT8
+                    ? sima_decode_u8 ((uint8_t) x)
                     : sima_decode_bf16 ((uint16_t) x);
                 exp[out_off] = (uint8_t) sima_quant_exact (v, &numerics);
               } else {
                 uint16_t bf = m->in_dtype == SIMA_DTYPE_FLOAT32
                     ? sima_bf16_from_f32_bits (x)
                     : m->in_dtype == SIMA_DTYPE_FLOAT16
-                    ? sima_bf16_from_f16_bits ((uint16_t) x) : (uint16_t) x;
+                    ? sima_bf16_from_f16_bits ((uint16_t) x)
+                    : m->in_dtype == SIMA_DTYPE_UINT8
+                    ? sima_bf16_from_u8 ((uint8_t) x) : (uint16_t) x;
                 exp[out_off] = (uint8_t) bf;
                 exp[out_off + hi] = (uint8_t) (bf >> 8);
               }

@@ -1041,6 +1041,118 @@ write_cblock_seeds (const char *dir)
   }
 }
 
+/* ---- UINT8 input (camera pixels) ---------------------------------------- */
+
+/* 8-bit frames: RGB with pixel stride 3 and RGBX with pixel stride 4 in
+ * padded rows (some at an odd bus address: 1-byte scalars need no
+ * alignment), GRAY8, a channels-first view (pixel runs of 1-byte scalars),
+ * tiles larger than a task, SiMa's preproc multiplier 255.0697f / 255 with
+ * zero point -128. */
+static const Case u8_cases[] = {
+  { "rgb-stride3-pad16-sima-2w", SIMA_DTYPE_UINT8, 3, { 6, 10, 3 },
+    { 32, 3, 1 }, { -1, 0, 1, 2 }, { 1, 4, 8, 16 }, SIMA_CHANNELS_PAD16,
+    255.0697f / 255.0f, -128, SIMA_ROUNDING_NEAREST_EVEN,
+    B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), IN_BUS + 1, 0 },
+  { "rgbx-stride4-compact-3w", SIMA_DTYPE_UINT8, 3, { 5, 7, 3 },
+    { 32, 4, 1 }, { -1, 0, 1, 2 }, { 1, 2, 4, 3 }, SIMA_CHANNELS_COMPACT,
+    1.0f / 255.0f, 3, SIMA_ROUNDING_TOWARD_ZERO, B0 (2, 0, 1, 3, 0),
+    B1 (0, 1, 1, 0), IN_BUS + 3, 0 },
+  { "gray8-pitched-4w", SIMA_DTYPE_UINT8, 3, { 9, 17, 1 }, { 20, 1, 1 },
+    { -1, 0, 1, 2 }, { 1, 4, 16, 1 }, SIMA_CHANNELS_PAD16, 0.5f, 0,
+    SIMA_ROUNDING_TOWARD_POSITIVE, B0 (2, 1, 1, 4, 0), B1 (0, 1, 1, 0), 0,
+    0 },
+  /* planar RGB (C = axis 1): channels 48 bytes apart */
+  { "nchw-planar-3w", SIMA_DTYPE_UINT8, 4, { 1, 3, 6, 8 },
+    { 144, 48, 8, 1 }, { -1, 2, 3, 1 }, { 1, 3, 4, 3 }, SIMA_CHANNELS_PAD16,
+    2.0f, -7, SIMA_ROUNDING_TOWARD_NEGATIVE, B0 (2, 1, 1, 3, 0),
+    B1 (0, 1, 1, 0), 0, 0 },
+  /* 10 KiB tiles: tasks of 6144 bytes (the 1-byte input limit) */
+  { "big-tiles-2w", SIMA_DTYPE_UINT8, 3, { 32, 32, 40 }, { 0 },
+    { -1, 0, 1, 2 }, { 1, 16, 16, 40 }, SIMA_CHANNELS_COMPACT, 1.0f, -128,
+    SIMA_ROUNDING_NEAREST_EVEN, B0 (2, 1, 1, 2, 1), B1 (0, 1, 1, 0), 0, 0 },
+};
+static const Case u8_cast_cases[] = {
+  { "rgb-stride3-pad16-2w", SIMA_DTYPE_UINT8, 3, { 6, 10, 3 },
+    { 32, 3, 1 }, { -1, 0, 1, 2 }, { 1, 4, 8, 16 }, SIMA_CHANNELS_PAD16, 0,
+    0, 0, B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), IN_BUS + 1, 0 },
+  { "rgbx-stride4-compact-3w", SIMA_DTYPE_UINT8, 3, { 5, 7, 3 },
+    { 32, 4, 1 }, { -1, 0, 1, 2 }, { 1, 2, 4, 3 }, SIMA_CHANNELS_COMPACT, 0,
+    0, 0, B0 (2, 0, 1, 3, 0), B1 (0, 1, 1, 0), IN_BUS + 3, 0 },
+  { "gray8-pitched-4w", SIMA_DTYPE_UINT8, 3, { 9, 17, 1 }, { 20, 1, 1 },
+    { -1, 0, 1, 2 }, { 1, 4, 16, 1 }, SIMA_CHANNELS_COMPACT, 0, 0, 0,
+    B0 (2, 1, 1, 4, 0), B1 (0, 1, 1, 0), 0, 0 },
+  /* 385 odd channels: lcm(770, 16) = 6160 > 6144, the 1-byte input's task
+   * limit, so a task boundary cuts a pixel (firmware/pack_worker.c) */
+  { "split-pixel-3w", SIMA_DTYPE_UINT8, 3, { 2, 8, 385 }, { 0 },
+    { -1, 0, 1, 2 }, { 1, 1, 8, 385 }, SIMA_CHANNELS_COMPACT, 0, 0, 0,
+    B0 (2, 1, 1, 3, 0), B1 (0, 1, 1, 0), 0, 0 },
+};
+/* Written with cblock_mode set. */
+static const Case u8_cb_cast_case = {
+  "c40-tile32-cblock-2w", SIMA_DTYPE_UINT8, 3, { 4, 6, 40 }, { 0 },
+  { -1, 0, 1, 2 }, { 1, 2, 4, 32 }, SIMA_CHANNELS_PAD16, 0, 0, 0,
+  B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 };
+
+static void
+write_u8_seeds (const char *dir)
+{
+  SimaEv74Descriptor d;
+  char name[128];
+  unsigned i;
+
+  for (i = 0; i < sizeof u8_cases / sizeof u8_cases[0]; i++) {
+    uint8_t prefix[6] = { u8_cases[i].b0, u8_cases[i].b1, FOLLOW_IN,
+      FOLLOW_OUT, 0, (uint8_t) (240 + i) };
+    encode (&u8_cases[i], &d);
+    snprintf (name, sizeof name, "valid-u8-%02u-%s", i, u8_cases[i].name);
+    write_seed (dir, name, prefix, d.bytes, d.length);
+  }
+  for (i = 0; i < sizeof u8_cast_cases / sizeof u8_cast_cases[0]; i++) {
+    uint8_t prefix[6] = { u8_cast_cases[i].b0, u8_cast_cases[i].b1,
+      FOLLOW_IN, FOLLOW_OUT, 0, (uint8_t) (248 + i) };
+    encode_cast (&u8_cast_cases[i], &d);
+    snprintf (name, sizeof name, "valid-ct-u8-%02u-%s", i,
+        u8_cast_cases[i].name);
+    write_seed (dir, name, prefix, d.bytes, d.length);
+  }
+  {
+    uint8_t prefix[6] = { u8_cb_cast_case.b0, u8_cb_cast_case.b1, FOLLOW_IN,
+      FOLLOW_OUT, 0, 252 };
+    cblock_mode = 1;
+    encode_cast (&u8_cb_cast_case, &d);
+    cblock_mode = 0;
+    snprintf (name, sizeof name, "valid-ct-u8-%02u-%s",
+        (unsigned) (sizeof u8_cast_cases / sizeof u8_cast_cases[0]),
+        u8_cb_cast_case.name);
+    write_seed (dir, name, prefix, d.bytes, d.length);
+  }
+  {
+    /* dtype 3 (INT8) where the UINT8 frame was: invalid-descriptor, no
+     * DMA (3 is not an input dtype; neither are 5, 6 and unknown ones) */
+    uint8_t prefix[6] = { B0 (2, 0, 0, 1, 0), B1 (0, 0, 0, 0), FOLLOW, 0,
+      253 };
+    encode (&u8_cases[0], &d);
+    d.bytes[QT (input_dtype)] = SIMA_DTYPE_INT8;
+    refresh_crc (d.bytes, d.length);
+    write_seed (dir, "malformed-u8-00-dtype-int8", prefix, d.bytes,
+        d.length);
+    encode_cast (&u8_cast_cases[0], &d);
+    d.bytes[QT (input_dtype)] = SIMA_DTYPE_INT8;
+    refresh_crc (d.bytes, d.length);
+    prefix[5] = 254;
+    write_seed (dir, "malformed-ct-u8-00-dtype-int8", prefix, d.bytes,
+        d.length);
+    /* dtype 4 over an FP32 frame's fields: well-formed, but the spans the
+     * device derives for 1-byte scalars are not the descriptor's */
+    encode (&cases[0], &d);
+    d.bytes[QT (input_dtype)] = SIMA_DTYPE_UINT8;
+    refresh_crc (d.bytes, d.length);
+    prefix[5] = 255;
+    write_seed (dir, "malformed-u8-01-dtype-uint8-over-fp32-spans", prefix,
+        d.bytes, d.length);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1131,5 +1243,6 @@ main (int argc, char **argv)
     write_seed (argv[1], name, prefix, m.bytes, m.length);
   }
   write_cblock_seeds (argv[1]);
+  write_u8_seeds (argv[1]);
   return 0;
 }

@@ -42,9 +42,13 @@ enum {
 
 /* ---- scalar numerics (oracle_numerics.c) ------------------------------ */
 
-/* QuantTess of one input scalar. bits holds the raw FP32 pattern, or the raw
- * FP16/BF16 pattern in its low 16 bits. rounding: 0 NearestEven, 1 TowardZero,
- * 2 TowardPositive, 3 TowardNegative. */
+/* QuantTess of one input scalar. bits holds the raw FP32 pattern, the raw
+ * FP16/BF16 pattern in its low 16 bits, or (in_dtype SIMA_DTYPE_UINT8) the
+ * unsigned byte in its low 8 bits (higher bits ignored): x is that exact
+ * integer 0..255, and the rule is the FP32 one from the product on
+ * (product = RNE_binary32(x * multiplier), then rounding, zero point,
+ * saturation). rounding: 0 NearestEven, 1 TowardZero, 2 TowardPositive,
+ * 3 TowardNegative. */
 int8_t oracle_quant_bits (SimaDType in_dtype, uint32_t bits, float multiplier,
                           int32_t zero_point, int rounding);
 
@@ -52,6 +56,8 @@ int8_t oracle_quant_bits (SimaDType in_dtype, uint32_t bits, float multiplier,
  * FP16 -> BF16 (nearest even, explicit NaN quieting). */
 uint16_t oracle_bf16_from_f32_bits (uint32_t bits);
 uint16_t oracle_bf16_from_f16_bits (uint16_t bits);
+/* UINT8 -> BF16: the BF16 of the integer 0..255 (always exact). */
+uint16_t oracle_bf16_from_u8 (uint8_t v);
 
 /* DetessDequant of one INT8 value: FP32 output bits and BF16 output bits. */
 uint32_t oracle_dequant_f32_bits (int8_t q, float scale, int32_t zero_point);
@@ -83,6 +89,9 @@ int64_t oracle_element_offset (const SimaTensorSpec *spec,
                                const int64_t *coords);
 
 /* Whole-tensor references. out_data must hold oracle_required_bytes(out).
+ * QuantTess and CastTess inputs may be FP32, FP16, BF16 or UINT8 (a UINT8
+ * view is 1-byte scalars: contiguous, or strided with any byte strides, e.g.
+ * interleaved pixels with a pixel stride of 3 or 4 and padded rows).
  * quanttess/casttess write every byte of it (values, channel padding,
  * alignment gaps); detessdequant writes only the logical elements. */
 void oracle_quanttess (const SimaTensorSpec *in, const void *in_data,

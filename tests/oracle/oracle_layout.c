@@ -352,8 +352,9 @@ oracle_element_offset (const SimaTensorSpec *spec, const int64_t *coords)
 
 /* ---- element access ------------------------------------------------------ */
 
-/* Raw bits of one input scalar (FP32: 32 bits; FP16/BF16: low 16 bits), read
- * in host order from its byte offset. */
+/* Raw bits of one input scalar (FP32: 32 bits; FP16/BF16: low 16 bits;
+ * UINT8: low 8 bits, exactly one byte read), in host order from its byte
+ * offset. */
 static uint32_t
 read_scalar_bits (const SimaTensorSpec *spec, const void *data,
                   const int64_t *coords)
@@ -364,6 +365,8 @@ read_scalar_bits (const SimaTensorSpec *spec, const void *data,
     memcpy (&v, p, sizeof v);
     return v;
   }
+  if (scalar_bytes (spec->dtype) == 1)
+    return p[0];
   uint16_t h;
   memcpy (&h, p, sizeof h);
   return h;
@@ -430,6 +433,9 @@ oracle_casttess (const SimaTensorSpec *in, const void *in_data,
         break;
       case SIMA_DTYPE_FLOAT16:
         bf = oracle_bf16_from_f16_bits ((uint16_t) bits);
+        break;
+      case SIMA_DTYPE_UINT8:
+        bf = oracle_bf16_from_u8 ((uint8_t) bits);
         break;
       default:                         /* BF16 -> BF16 keeps every bit */
         bf = (uint16_t) bits;

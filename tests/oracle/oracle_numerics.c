@@ -78,10 +78,27 @@ decode_bf16 (uint16_t h, int *is_nan)
   return decode_f32 ((uint32_t) h << 16, is_nan);
 }
 
+/* UINT8 is an exact integer 0..255 (never NaN): the value of its eight bits
+ * summed one by one, so no conversion instruction is involved. Only the low
+ * byte of the carrier is looked at. */
+static double
+decode_u8 (uint32_t bits, int *is_nan)
+{
+  double v = 0.0;
+
+  *is_nan = 0;
+  for (int k = 0; k < 8; k++)
+    if ((bits >> k) & 1u)
+      v += ldexp (1.0, k);            /* exact: at most 255 */
+  return v;
+}
+
 static double
 decode_input (SimaDType dtype, uint32_t bits, int *is_nan)
 {
   switch (dtype) {
+    case SIMA_DTYPE_UINT8:
+      return decode_u8 (bits, is_nan);
     case SIMA_DTYPE_FLOAT16:
       return decode_f16 ((uint16_t) (bits & 0xFFFFu), is_nan);
     case SIMA_DTYPE_BFLOAT16:
@@ -269,6 +286,18 @@ oracle_bf16_from_f16_bits (uint16_t bits)
     return (uint16_t) (((uint32_t) (bits >> 15) << 15) | 0x7FC0u |
                        ((bits & 0x3FFu) >> 3));
   return round_to_bf16 (v);           /* keeps +-0 and +-inf */
+}
+
+/* UINT8 -> BF16: every integer 0..255 needs at most 8 significant bits and
+ * BF16 has 8 (7 stored + the implicit one), so the conversion is exact; it is
+ * still routed through the same once-rounding encoder, which then never has
+ * anything to round. */
+uint16_t
+oracle_bf16_from_u8 (uint8_t v)
+{
+  int nan;
+
+  return round_to_bf16 (decode_u8 (v, &nan));
 }
 
 /* ---- DetessDequant ------------------------------------------------------- */

@@ -448,6 +448,293 @@ test_dequant_vs_hardware (void)
   report ("dequant: every INT8 value vs float hardware, both outputs");
 }
 
+
+/* ---- UINT8 input -------------------------------------------------------- */
+
+#define U SIMA_DTYPE_UINT8
+
+/* SiMa's 8-bit preproc multiplier 255.0697f / 255 (the nearest float of the
+ * quotient: 0x3F8008F5, 1.00027334690094). */
+static float
+sima_u8_multiplier (void)
+{
+  volatile float num = 255.0697f, den = 255.0f;
+  return num / den;
+}
+
+/* Hand values (exact rational arithmetic, Python fractions):
+ *  - SiMa's preproc with zp -128: 255 -> 255.0697021484375 -> 127 in every
+ *    mode (TowardPositive 256 - 128 saturates); 0 -> -128; 128 -> 128.03499
+ *    -> 0, 0, 1, 0; 1 -> 1.00027 -> -127, -127, -126, -127;
+ *  - exact ties 5 * 0.5 = 2.5 and 3 * 0.5 = 1.5;
+ *  - a tie MADE by the binary32 product rounding: 255 * 0x3F7F7F80
+ *    (0.998039245605) is exactly 254.5 + 2^-17, the midpoint between the
+ *    binary32 neighbours 254.5 (even) and 254.5 + 2^-16, so the product is
+ *    254.5 and nearest-even gives 254 (-> 126), where rounding the exact
+ *    value would give 255 (-> 127);
+ *  - the same made upward: 5 * 0x40466666 (3.09999990463) is exactly
+ *    15.5 - 2^-21, midway between 15.5 - 2^-20 (odd) and 15.5 (even): the
+ *    product is 15.5 and nearest-even gives 16 (the exact value gives 15);
+ *  - subnormal multiplier 2^-149: 1 * m = 2^-149 -> 0, 0, 1, 0;
+ *  - FLT_MAX: 255 * FLT_MAX overflows binary32 -> +inf -> 127; 0 * FLT_MAX
+ *    -> 0 -> zero point;
+ *  - only the low byte of the carrier counts (0xFFFFFF00 | 7 is 7). */
+static void
+test_u8_hand (void)
+{
+  const float ms = sima_u8_multiplier ();
+  const float tie_dn = float_of (0x3F7F7F80u), tie_up = float_of (0x40466666u);
+  const struct {
+    uint32_t bits; float mult; int zp; int want[4];
+  } cases[] = {
+    { 255, ms, -128, { 127, 127, 127, 127 } },
+    { 0, ms, -128, { -128, -128, -128, -128 } },
+    { 128, ms, -128, { 0, 0, 1, 0 } },
+    { 127, ms, -128, { -1, -1, 0, -1 } },
+    { 1, ms, -128, { -127, -127, -126, -127 } },
+    { 254, ms, -128, { 126, 126, 127, 126 } },
+    { 5, 0.5f, -128, { -126, -126, -125, -126 } },       /* 2.5 */
+    { 3, 0.5f, 0, { 2, 1, 2, 1 } },                       /* 1.5 */
+    { 7, 0.5f, 10, { 14, 13, 14, 13 } },                  /* 3.5 + 10 */
+    { 255, tie_dn, -128, { 126, 126, 127, 126 } },        /* made tie */
+    { 255, tie_dn, 0, { 127, 127, 127, 127 } },
+    { 5, tie_up, 0, { 16, 15, 16, 15 } },                 /* made tie */
+    { 5, tie_up, -128, { -112, -113, -112, -113 } },
+    { 1, 0x1p-149f, 0, { 0, 0, 1, 0 } },
+    { 255, 0x1p-149f, -3, { -3, -3, -2, -3 } },
+    { 255, FLT_MAX, -128, { 127, 127, 127, 127 } },
+    { 0, FLT_MAX, 5, { 5, 5, 5, 5 } },
+    { 0xFFFFFF00u | 7u, 1.0f, 0, { 7, 7, 7, 7 } },
+    { 0x100u, 1.0f, 0, { 0, 0, 0, 0 } },
+    { 200, 1.0f / 255.0f, 0, { 1, 0, 1, 0 } },            /* 0.784.. */
+    { 255, 127.0f, -128, { 127, 127, 127, 127 } },
+  };
+  /* the made tie really is one: the exact product is not a half integer */
+  CHECK ((double) 255 * (double) tie_dn == 254.5 + 0x1p-17,
+         "255 * 0x3F7F7F80 is not 254.5 + 2^-17");
+  CHECK ((double) 5 * (double) tie_up == 15.5 - 0x1p-21,
+         "5 * 0x40466666 is not 15.5 - 2^-21");
+  CHECK (bits_of (ms) == 0x3F8008F5u, "SiMa multiplier bits 0x%08x",
+         bits_of (ms));
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (int m = 0; m < 4; m++) {
+      int got = oracle_quant_bits (U, cases[i].bits, cases[i].mult,
+          cases[i].zp, m);
+      CHECK (got == cases[i].want[m], "u8 case %zu (%u) mode %d: %d, want %d",
+             i, cases[i].bits & 0xFFu, m, got, cases[i].want[m]);
+    }
+  static const uint16_t bf[][2] = {
+    { 0, 0x0000 }, { 1, 0x3F80 }, { 2, 0x4000 }, { 3, 0x4040 },
+    { 127, 0x42FE }, { 128, 0x4300 }, { 129, 0x4301 }, { 200, 0x4348 },
+    { 254, 0x437E }, { 255, 0x437F },
+  };
+  for (size_t i = 0; i < sizeof bf / sizeof bf[0]; i++) {
+    uint16_t got = oracle_bf16_from_u8 ((uint8_t) bf[i][0]);
+    CHECK (got == bf[i][1], "u8 %u -> bf16 0x%04x, want 0x%04x", bf[i][0],
+           got, bf[i][1]);
+  }
+  report ("u8: hand-picked SiMa preproc, exact and made ties, edges, cast");
+}
+
+/* A second, integer-only formula for UINT8 QuantTess: the multiplier is
+ * M * 2^E (M the 24-bit significand as an integer), so x * m = (x*M) * 2^E
+ * with x*M < 2^32 an exact integer; it is rounded to 24 significant bits by
+ * integer shifts (nearest even), overflow checked against 2^128, and the
+ * integer rounding is done on the scaled integer. No floating point. */
+static int
+int_quant_u8 (unsigned x, uint32_t mbits, int zp, int mode)
+{
+  uint32_t ef = (mbits >> 23) & 0xFFu;
+  uint64_t mant = mbits & 0x7FFFFFu;
+  int e = ef ? (int) ef - 150 : -149;
+  int64_t r;
+
+  if (ef)
+    mant |= 0x800000u;
+  uint64_t n = (uint64_t) x * mant;           /* value n * 2^e, n < 2^32 */
+  if (n == 0)
+    return zp;
+  int len = 64 - __builtin_clzll (n);
+  if (len > 24) {                             /* binary32 rounding */
+    int sh = len - 24;
+    uint64_t q = n >> sh, rem = n & ((1ull << sh) - 1), half = 1ull << (sh - 1);
+    if (rem > half || (rem == half && (q & 1)))
+      q++;
+    n = q;
+    e += sh;
+    if (n >> 24) {                            /* carry: renormalize */
+      n >>= 1;
+      e++;
+    }
+  }
+  if (e + 64 - __builtin_clzll (n) > 128)    /* >= 2^128: +inf */
+    return 127;
+  if (e >= 0) {
+    if (e > 16)
+      return 127;                             /* n >= 1 times 2^17 */
+    r = (int64_t) (n << e);
+  } else {
+    int sh = -e;
+    uint64_t q, rem;
+    int above, tie;
+    if (sh > 40) {                            /* n < 2^32 < half of 2^sh */
+      q = 0;
+      rem = n;
+      above = tie = 0;
+    } else {
+      q = n >> sh;
+      rem = n - (q << sh);
+      above = rem > (1ull << (sh - 1));
+      tie = rem == (1ull << (sh - 1));
+    }
+    switch (mode) {
+      case 0: r = (int64_t) q + (above || (tie && (q & 1))); break;
+      case 2: r = (int64_t) q + (rem != 0); break;
+      default: r = (int64_t) q; break;        /* TZ and TN: x*m >= 0 */
+    }
+  }
+  r += zp;
+  return r > 127 ? 127 : r < -128 ? -128 : (int) r;
+}
+
+/* UINT8 -> BF16 by bit construction: exponent from the leading bit, the 7
+ * bits below it as the fraction. */
+static uint16_t
+int_bf16_u8 (unsigned x)
+{
+  if (x == 0)
+    return 0;
+  int msb = 31 - __builtin_clz (x);
+  return (uint16_t) ((unsigned) (127 + msb) << 7 |
+                     ((x << (7 - msb)) & 0x7Fu));
+}
+
+/* All 256 values, many multipliers (SiMa's, the made tie, exact ties,
+ * subnormal, huge), several zero points, all four modes: the oracle against
+ * the integer formula above AND float hardware (hw_quant of (float) x). */
+static void
+test_u8_exhaustive (void)
+{
+  const float mults[] = { sima_u8_multiplier (), 1.0f, 0.5f, 0.25f,
+    1.0f / 255.0f, float_of (0x3F7F7F80u), float_of (0x40466666u),
+    127.0f / 255.0f, 0.3f,
+    0.0078125f, 0x1p-149f, 3e-39f, 0x1p-126f, 1e-5f, 7.0f, 127.0f, 1e30f,
+    FLT_MAX, 255.0697f, 0.49803922f, 0.501960813f };
+  const int zps[] = { -128, -127, -1, 0, 1, 5, 64, 127 };
+  long checks = 0;
+  for (size_t mi = 0; mi < sizeof mults / sizeof mults[0]; mi++)
+    for (size_t zi = 0; zi < sizeof zps / sizeof zps[0]; zi++)
+      for (int mode = 0; mode < 4; mode++)
+        for (unsigned x = 0; x < 256; x++) {
+          int got = oracle_quant_bits (U, x, mults[mi], zps[zi], mode);
+          int w1 = int_quant_u8 (x, bits_of (mults[mi]), zps[zi], mode);
+          int w2 = hw_quant ((float) x, mults[mi], zps[zi], mode);
+          CHECK (got == w1, "u8 %u m=%a zp=%d mode %d: %d, integer %d", x,
+                 mults[mi], zps[zi], mode, got, w1);
+          CHECK (got == w2, "u8 %u m=%a zp=%d mode %d: %d, hardware %d", x,
+                 mults[mi], zps[zi], mode, got, w2);
+          checks += 2;
+        }
+  for (unsigned x = 0; x < 256; x++) {
+    uint16_t got = oracle_bf16_from_u8 ((uint8_t) x);
+    CHECK (got == int_bf16_u8 (x), "u8 %u -> 0x%04x, bit construction 0x%04x",
+           x, got, int_bf16_u8 (x));
+    CHECK (got == (uint16_t) (bits_of ((float) x) >> 16),
+           "u8 %u -> 0x%04x, hardware", x, got);
+    /* exact: decoding the BF16 back gives the integer */
+    CHECK (float_of ((uint32_t) got << 16) == (float) x, "u8 %u not exact", x);
+    checks += 3;
+  }
+  printf ("# %ld UINT8 checks\n", checks);
+  report ("u8: all 256 values vs integer formula and float hardware");
+}
+
+/* Camera-like UINT8 views, by hand: a 2x2 RGBX frame (pixel stride 4, rows
+ * padded to 12 bytes) and a 2x3 GRAY8 frame with 5-byte rows, quantized
+ * into one pixel-major INT8 tile and cast into BF16 (low plane, then high
+ * plane per pixel). */
+static void
+test_u8_views_hand (void)
+{
+  const int64_t s3[3] = { 2, 2, 3 }, s1[3] = { 2, 3, 1 };
+  const int8_t axes[4] = { -1, 0, 1, 2 };
+  const int64_t t3[4] = { 1, 2, 2, 3 }, t1[4] = { 1, 2, 3, 1 };
+  /* row 0: (10,20,30,X) (40,50,60,X) pad*4; row 1: (70,80,90,X) (0,128,255,X) */
+  const uint8_t rgbx[24] = { 10, 20, 30, 0xEE, 40, 50, 60, 0xEE, 1, 2, 3, 4,
+    70, 80, 90, 0xEE, 0, 128, 255, 0xEE, 5, 6, 7, 8 };
+  const uint8_t rgb_vals[12] = { 10, 20, 30, 40, 50, 60, 70, 80, 90, 0, 128,
+    255 };
+  const uint8_t gray[10] = { 0, 1, 2, 0xEE, 0xEE, 253, 254, 255, 0xEE, 0xEE };
+  const uint8_t gray_vals[6] = { 0, 1, 2, 253, 254, 255 };
+  SimaTensorSpec in = dense (3, s3, U);
+  in.layout = SIMA_LAYOUT_STRIDED;
+  in.strides_bytes[0] = 12;
+  in.strides_bytes[1] = 4;
+  in.strides_bytes[2] = 1;
+  CHECK (oracle_required_bytes (&in) == 12 + 4 + 2 + 1, "rgbx view size %llu",
+         (unsigned long long) oracle_required_bytes (&in));
+  SimaTensorSpec o = tiled (3, s3, SIMA_DTYPE_INT8, axes, t3,
+                            SIMA_CHANNELS_COMPACT);
+  uint8_t got[64], want[64];
+  memset (got, 0xAB, sizeof got);
+  memset (want, 0xAB, sizeof want);
+  memset (want, 0, 16);
+  for (int i = 0; i < 12; i++)
+    want[i] = (uint8_t) (rgb_vals[i] - 128);   /* m 1, zp -128 */
+  oracle_quanttess (&in, rgbx, &o, 1.0f, -128, 0, got);
+  check_bytes (got, want, sizeof got, "rgbx -> int8");
+
+  /* SiMa's multiplier on the same frame, pad16: 3 values + 13 zp bytes */
+  o.tiled.channels = SIMA_CHANNELS_PAD16;
+  memset (got, 0xAB, sizeof got);
+  memset (want, 0xAB, sizeof want);
+  memset (want, 0x80, 64);
+  for (int p = 0; p < 4; p++)
+    for (int c = 0; c < 3; c++)
+      want[p * 16 + c] = (uint8_t) oracle_quant_bits (U, rgb_vals[p * 3 + c],
+          sima_u8_multiplier (), -128, 0);
+  CHECK (want[3 * 16 + 2] == 127 && want[3 * 16] == 0x80 &&
+         want[3 * 16 + 1] == 0, "SiMa preproc of 0, 128, 255");
+  oracle_quanttess (&in, rgbx, &o, sima_u8_multiplier (), -128, 0, got);
+  check_bytes (got, want, sizeof got, "rgbx -> int8 pad16, SiMa multiplier");
+
+  /* BF16 compact: per pixel 3 low bytes, then 3 high bytes (24 -> 32) */
+  o.dtype = SIMA_DTYPE_BFLOAT16;
+  o.tiled.channels = SIMA_CHANNELS_COMPACT;
+  memset (got, 0xAB, sizeof got);
+  memset (want, 0xAB, sizeof want);
+  memset (want, 0, 32);
+  for (int p = 0; p < 4; p++)
+    for (int c = 0; c < 3; c++) {
+      uint16_t b = int_bf16_u8 (rgb_vals[p * 3 + c]);
+      want[p * 6 + c] = (uint8_t) b;
+      want[p * 6 + 3 + c] = (uint8_t) (b >> 8);
+    }
+  oracle_casttess (&in, rgbx, &o, got);
+  check_bytes (got, want, sizeof got, "rgbx -> bf16");
+
+  /* GRAY8 <2,3,1>, row pitch 5: one tile of 6 pixels x 1 channel */
+  SimaTensorSpec g = dense (3, s1, U);
+  g.layout = SIMA_LAYOUT_STRIDED;
+  g.strides_bytes[0] = 5;
+  g.strides_bytes[1] = 1;
+  g.strides_bytes[2] = 1;
+  SimaTensorSpec go = tiled (3, s1, SIMA_DTYPE_INT8, axes, t1,
+                             SIMA_CHANNELS_COMPACT);
+  memset (got, 0xAB, sizeof got);
+  memset (want, 0xAB, sizeof want);
+  memset (want, 0, 16);
+  for (int i = 0; i < 6; i++)
+    want[i] = (uint8_t) int_quant_u8 (gray_vals[i], bits_of (0.5f), 3, 0);
+  oracle_quanttess (&g, gray, &go, 0.5f, 3, 0, got);
+  check_bytes (got, want, sizeof got, "gray8 -> int8");
+  /* 0 -> 0+3; 0.5 -> 0 (even) +3; 1 -> 1+3; 126.5, 127, 127.5 saturate */
+  CHECK (got[0] == 3 && got[1] == 3 && got[2] == 4 && got[3] == 127 &&
+         got[4] == 127 && got[5] == 127, "gray8 hand bytes %d %d %d %d",
+         got[0], got[1], got[2], got[5]);
+  report ("u8: RGBX (pixel stride 4, padded rows) and GRAY8 views by hand");
+}
+
 /* ---- layout: worked examples -------------------------------------------- */
 
 static void
@@ -764,7 +1051,7 @@ static void
 randomize_view (SimaTensorSpec *v)
 {
   int order[SIMA_MAX_RANK];
-  int64_t sc = v->dtype == F ? 4 : 2, next;
+  int64_t sc = v->dtype == F ? 4 : v->dtype == U ? 1 : 2, next;
   if (rnd () % 3 == 0)
     return;                                   /* keep contiguous */
   v->layout = SIMA_LAYOUT_STRIDED;
@@ -777,8 +1064,10 @@ randomize_view (SimaTensorSpec *v)
   }
 }
 
+/* in_u8: every input is a UINT8 view (contiguous or random strides, 1-byte
+ * scalars) instead of cycling FP32/FP16/BF16. */
 static void
-test_random_tiled (int cblock)
+test_random_tiled (int cblock, int in_u8)
 {
   int differs = 0;          /* geometries whose first tile has S > 16, P > 1 */
   for (int iter = 0; iter < 600; iter++) {
@@ -794,7 +1083,7 @@ test_random_tiled (int cblock)
     differs += px > 1 && ce > 16;
     SimaTensorSpec in = o;
     in.layout = SIMA_LAYOUT_CONTIGUOUS;
-    in.dtype = (SimaDType) (iter / 2 % 3);    /* FP32, FP16, BF16 */
+    in.dtype = in_u8 ? U : (SimaDType) (iter / 2 % 3);  /* FP32/16, BF16 */
     randomize_view (&in);
     int64_t count = 1, size = walk_tiled (&o, NULL, NULL, NULL);
     for (int i = 0; i < o.rank; i++)
@@ -830,14 +1119,15 @@ test_random_tiled (int cblock)
              (long long) eoff[idx]);
       const uint8_t *p = src + oracle_element_offset (&in, coords);
       uint32_t bits = 0;
-      memcpy (&bits, p, in.dtype == F ? 4 : 2);   /* little-endian host */
+      memcpy (&bits, p, in.dtype == F ? 4 : in.dtype == U ? 1 : 2);  /* LE */
       if (odt == SIMA_DTYPE_INT8) {
-        want[eoff[idx]] = (uint8_t) oracle_quant_bits (in.dtype, bits, mult,
-            zp, mode);
+        want[eoff[idx]] = (uint8_t) (in.dtype == U ?
+            int_quant_u8 (bits, bits_of (mult), zp, mode) :
+            oracle_quant_bits (in.dtype, bits, mult, zp, mode));
       } else {
         uint16_t bf = in.dtype == F ? oracle_bf16_from_f32_bits (bits) :
             in.dtype == H ? oracle_bf16_from_f16_bits ((uint16_t) bits) :
-            (uint16_t) bits;
+            in.dtype == U ? int_bf16_u8 (bits) : (uint16_t) bits;
         want[eoff[idx]] = (uint8_t) bf;
         want[eoff[idx] + est[idx]] = (uint8_t) (bf >> 8);
       }
@@ -885,7 +1175,9 @@ test_random_tiled (int cblock)
            differs);
   printf ("# %d of 600 geometries have a first tile with S > 16, P > 1\n",
           differs);
-  report (cblock ? "layout: 600 random cblock geometries vs sequential walker"
+  report (in_u8 ? (cblock ? "layout: 600 random cblock geometries, UINT8 views"
+                   : "layout: 600 random tiled geometries, UINT8 views")
+          : cblock ? "layout: 600 random cblock geometries vs sequential walker"
           : "layout: 600 random tiled geometries vs sequential walker");
 }
 
@@ -1171,14 +1463,19 @@ main (void)
   test_quant_vs_hardware ();
   test_cast_second_method ();
   test_dequant_vs_hardware ();
+  test_u8_hand ();
+  test_u8_exhaustive ();
+  test_u8_views_hand ();
   test_worked_examples ();
   test_tiled_hand ();
   test_cblocked ();
-  test_random_tiled (0);
+  test_random_tiled (0, 0);
   test_cblock_hand ();
   test_cblock_multi_tile ();
   test_cblock_small_equals_plain ();
-  test_random_tiled (1);
+  test_random_tiled (1, 0);
+  test_random_tiled (0, 1);
+  test_random_tiled (1, 1);
   test_empty ();
   printf ("1..%d\n", n_tests);
   return n_failed ? 1 : 0;

@@ -202,6 +202,80 @@ test_casttess_set (void)
   report ("sets: 2-member CastTess set equals single calls at offsets");
 }
 
+
+/* UINT8 members (camera frames): member 0 an RGB <H=3,W=2,C=3> view with
+ * pixel stride 3 and rows padded to 8 bytes at an odd offset, member 1 a
+ * GRAY8 <H=2,W=5,C=1> contiguous frame; QuantTess with SiMa's preproc
+ * multiplier (255.0697f / 255, zp -128) and CastTess, each set call equal to
+ * single calls, guards untouched, and a few bytes by hand. */
+static void
+test_u8_sets (void)
+{
+  const int64_t s0[3] = { 3, 2, 3 }, s1[3] = { 2, 5, 1 };
+  const int8_t ax[4] = { -1, 0, 1, 2 };
+  const int64_t t0[4] = { 1, 2, 2, 3 }, t1[4] = { 1, 2, 4, 1 };
+  SimaTensorSpec in[2] = { dense (3, s0, SIMA_DTYPE_UINT8),
+                           dense (3, s1, SIMA_DTYPE_UINT8) };
+  in[0].layout = SIMA_LAYOUT_STRIDED;
+  in[0].strides_bytes[0] = 8;
+  in[0].strides_bytes[1] = 3;
+  in[0].strides_bytes[2] = 1;
+  CHECK (oracle_required_bytes (&in[0]) == 2 * 8 + 3 + 2 + 1, "rgb view");
+  CHECK (oracle_required_bytes (&in[1]) == 10, "gray8 frame");
+  uint64_t in_off[2] = { 13, 13 + 22 + 1 };
+  uint64_t in_len = in_off[1] + 10 + 3;
+  uint8_t *src = malloc (in_len);
+  fill_random (src, in_len);
+  src[in_off[0]] = 255;                       /* pixel (0,0) R */
+  src[in_off[0] + 1] = 0;                     /* pixel (0,0) G */
+  src[in_off[1] + 9] = 128;                   /* last gray pixel */
+  volatile float num = 255.0697f, den = 255.0f;
+  float mult[2] = { num / den, num / den };
+  int32_t zp[2] = { -128, -128 };
+  for (int op = 0; op < 2; op++) {
+    SimaDType odt = op ? SIMA_DTYPE_BFLOAT16 : SIMA_DTYPE_INT8;
+    SimaTensorSpec out[2] = {
+      tiled (3, s0, odt, ax, t0, SIMA_CHANNELS_PAD16, 0),
+      tiled (3, s1, odt, ax, t1, SIMA_CHANNELS_COMPACT, 0) };
+    uint64_t sz0 = oracle_required_bytes (&out[0]);
+    uint64_t sz1 = oracle_required_bytes (&out[1]);
+    uint64_t out_off[2] = { 5, 5 + sz0 + 11 };
+    uint64_t out_len = out_off[1] + sz1 + 9;
+    uint8_t *got = malloc (out_len), *want = malloc (out_len);
+    oracle_guard_fill (got, out_len, guard3, 3);
+    oracle_guard_fill (want, out_len, guard3, 3);
+    if (op == 0) {
+      oracle_quanttess_set (2, in, in_off, src, out, out_off, got, mult, zp,
+                            NULL);
+      for (int i = 0; i < 2; i++)
+        oracle_quanttess (&in[i], src + in_off[i], &out[i], mult[i], zp[i],
+                          ORACLE_ROUND_NEAREST_EVEN, want + out_off[i]);
+      /* 255 -> 127, 0 -> -128, pad16 padding = zp; gray 128 -> 0 sits in
+       * the boundary W tile (W 4..4) of H tile 0 at pixel (1, 0) */
+      CHECK (got[out_off[0]] == 127 && got[out_off[0] + 1] == 0x80 &&
+             got[out_off[0] + 3] == 0x80, "member 0 bytes %d %d %d",
+             got[out_off[0]], got[out_off[0] + 1], got[out_off[0] + 3]);
+      CHECK (got[out_off[1] + 16 + 1] == 0, "member 1 128 -> %d",
+             (int8_t) got[out_off[1] + 16 + 1]);
+    } else {
+      oracle_casttess_set (2, in, in_off, src, out, out_off, got);
+      for (int i = 0; i < 2; i++)
+        oracle_casttess (&in[i], src + in_off[i], &out[i], want + out_off[i]);
+      /* 255 = 0x437F: low byte 0x7F, high byte 16 bytes later (pad16) */
+      CHECK (got[out_off[0]] == 0x7F && got[out_off[0] + 16] == 0x43 &&
+             got[out_off[0] + 1] == 0 && got[out_off[0] + 17] == 0,
+             "member 0 bf16 bytes");
+    }
+    check_bytes (got, want, (size_t) out_len, op ? "u8 casttess set" :
+                 "u8 quanttess set");
+    CHECK (oracle_guard_check (got, out_len, 2, out, out_off, guard3, 3) == -1,
+           "guard bytes touched");
+    free (got), free (want);
+  }
+  free (src);
+  report ("sets: UINT8 RGB (stride 3, padded rows) + GRAY8 members");
+}
+
 /* DetessDequant: a cblock tiled head, a plain tiled head and an MlaCBlocked
  * head, into FP32 dense, BF16 strided (holes must stay untouched) and FP32
  * with the divide convention. */
@@ -454,6 +528,7 @@ main (void)
 {
   test_quanttess_set ();
   test_casttess_set ();
+  test_u8_sets ();
   test_detessdequant_set ();
   test_yolov8n_set ();
   test_sixteen_and_empty ();

@@ -30,7 +30,7 @@ typedef struct {
   uint64_t output_address;
   uint64_t input_span;        /* required input bytes (holes included) */
   uint64_t output_span;       /* physical output bytes */
-  uint8_t input_dtype;        /* 0 FP32, 1 FP16, 2 BF16 */
+  uint8_t input_dtype;        /* 0 FP32, 1 FP16, 2 BF16, 4 UINT8 */
   uint8_t rank;               /* 1..6 */
   uint8_t rounding;           /* QuantTess: SimaRounding; CastTess: 0 */
   uint8_t channels;           /* 0 compact, 1 pad16 */
