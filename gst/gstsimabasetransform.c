@@ -15,6 +15,7 @@
 #include <simaai/kernels/layout.h>
 
 #include <gst/allocators/allocators.h>
+#include <gst/video/video.h>
 #include <string.h>
 #include <time.h>
 
@@ -22,6 +23,7 @@
 #include "gstsimacaps.h"
 #include "gstsimaev74runner.h"
 #include "gstsimatimingmetaprivate.h"
+#include "gstsimavideo.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_sima_base_transform_debug);
 
@@ -95,6 +97,10 @@ typedef struct
   gboolean stopping;            /* runner_lock: PAUSED->READY under way, so
                                  * a late FLUSH_STOP keeps waits ending */
   SimaTensorSet in_set, out_set;        /* negotiated */
+  /* camera frames in: the caps' layout, which a buffer's GstVideoMeta
+   * (padded rows, pooled frames) may change per buffer */
+  gboolean video_in;
+  GstVideoInfo video_info;
   /* the device registers the tensor-set route (probed at start) */
   gboolean device_has_sets;
   GstSimaFallback active_fallback;      /* the policy read at start */
@@ -538,6 +544,8 @@ gst_sima_base_transform_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   SimaStatus st;
 
   g_clear_pointer (&priv->caps_error, g_free);
+  priv->video_in = gst_sima_video_is_video (gst_caps_get_structure (incaps,
+          0)) && gst_video_info_from_caps (&priv->video_info, incaps);
   if (!gst_sima_caps_to_set (gst_caps_get_structure (incaps, 0),
           &priv->in_set, &error)
       || !gst_sima_caps_to_set (gst_caps_get_structure (outcaps, 0),
@@ -617,6 +625,11 @@ gst_sima_base_transform_propose_allocation (GstBaseTransform * trans,
   gst_query_add_allocation_param (query, allocator, &params);
   gst_object_unref (allocator);
   gst_query_parse_allocation (query, &caps, &need_pool);
+  /* padded rows and pooled frames come with a GstVideoMeta, read per
+   * buffer: no copy to a tight layout upstream */
+  if (caps != NULL && gst_caps_get_size (caps) > 0
+      && gst_sima_video_is_video (gst_caps_get_structure (caps, 0)))
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   if (!need_pool || caps == NULL
       || !gst_sima_caps_required_bytes (caps, &bytes, NULL))
     return TRUE;
@@ -943,6 +956,7 @@ gst_sima_base_transform_transform (GstBaseTransform * trans,
   guint64 copies;
   GstSimaTiming timing;
   GstFlowReturn ret;
+  gchar *why = NULL;
   SimaStatus st;
 
   if (g_atomic_int_compare_and_exchange (&priv->params_dirty, 1, 0)) {
@@ -950,6 +964,24 @@ gst_sima_base_transform_transform (GstBaseTransform * trans,
     st = configure (self);
     if (st.code != SIMA_OK)
       goto bad_params;
+  }
+  if (priv->video_in) {
+    /* the frame's own layout: the plan follows it (prepared again only
+     * when it changes, so a pool's frames cost nothing after the first) */
+    GstVideoMeta *meta = gst_buffer_get_video_meta (inbuf);
+    SimaTensorSet set;
+
+    if (meta != NULL) {
+      if (!gst_sima_video_to_set (&priv->video_info, meta, &set, &why))
+        goto bad_frame;
+      if (memcmp (&set, &priv->in_set, sizeof set) != 0) {
+        GST_DEBUG_OBJECT (self, "the frame's video meta moves the view");
+        priv->in_set = set;
+        st = configure (self);
+        if (st.code != SIMA_OK)
+          goto bad_params;
+      }
+    }
   }
   out_size = gst_buffer_get_size (outbuf);
   if (in_size < priv->in_bytes || out_size < priv->out_bytes)
@@ -978,6 +1010,13 @@ gst_sima_base_transform_transform (GstBaseTransform * trans,
   return GST_FLOW_OK;
 
   /* ERRORS */
+bad_frame:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s cannot read this frame: %s",
+            klass->op_name, why), (NULL));
+    g_free (why);
+    return GST_FLOW_ERROR;
+  }
 bad_params:
   {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,

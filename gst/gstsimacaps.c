@@ -5,6 +5,7 @@
 
 #include "gstsimacaps.h"
 #include "gstsimadialect.h"
+#include "gstsimavideo.h"
 
 #include <simaai/kernels/layout.h>
 
@@ -279,6 +280,17 @@ gst_sima_caps_to_set (const GstStructure *s, SimaTensorSet *set,
   GstStructure *canonical;
   gboolean ok;
 
+  if (gst_sima_video_is_video (s)) {
+    /* a camera frame: a strided UINT8 view in place (gstsimavideo.c) */
+    GstCaps *caps = gst_caps_new_full (gst_structure_copy (s), NULL);
+    GstVideoInfo info;
+    gboolean ok = gst_video_info_from_caps (&info, caps);
+    gst_caps_unref (caps);
+    if (!ok)
+      return fail (error, "video caps %s are not a fixed video format this "
+          "element reads", gst_structure_get_name (s));
+    return gst_sima_video_to_set (&info, NULL, set, error);
+  }
   if (gst_sima_dialect_of (s) == GST_SIMA_DIALECT_CANONICAL)
     return canonical_to_set (s, set, error);
   memset (set, 0, sizeof *set);

@@ -28,6 +28,7 @@
 
 #include "gstsimacaps.h"
 #include "gstsimadialect.h"
+#include "gstsimavideo.h"
 #include "gstsimatiling.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_sima_cast_tess_debug);
@@ -58,9 +59,10 @@ GST_ELEMENT_REGISTER_DEFINE (simacasttess, "simacasttess", GST_RANK_NONE,
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
-        "dtype = (string) { float32, float16, bfloat16 }, "
+        "dtype = (string) { float32, float16, bfloat16, uint8 }, "
         "layout = (string) { contiguous, strided }; "
-        GST_SIMA_TENSOR_SET_CAPS "; " GST_SIMA_DIALECT_RUNTIME_FLOAT_CAPS));
+        GST_SIMA_TENSOR_SET_CAPS "; " GST_SIMA_DIALECT_RUNTIME_FLOAT_CAPS "; "
+        GST_SIMA_VIDEO_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "

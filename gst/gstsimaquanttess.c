@@ -3,8 +3,9 @@
  * SECTION:element-simaquanttess
  * @title: simaquanttess
  *
- * Quantizes a float32, float16 or bfloat16 tensor (contiguous or strided)
- * to INT8 in the MLA tiled layout, exactly as the kernel core's QuantTess:
+ * Quantizes a float32, float16, bfloat16 or uint8 tensor (contiguous or
+ * strided), or a camera frame (video/x-raw), to INT8 in the MLA tiled
+ * layout, exactly as the kernel core's QuantTess:
  * `round(RNE_f32(x * multiplier)) + zero-point`, saturated to INT8, with
  * channel padding holding the zero point. Runs on the EV74 by default
  * (backend, fallback and device properties), on the A65 when asked.
@@ -23,6 +24,14 @@
  *   simaquanttess multiplier=64 zero-point=-3 rounding=toward-zero \
  *     channels=compact backend=a65 ! fakesink
  * ]| The same on the A65, FP16 input, compact C16 tiles.
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=30 ! \
+ *   video/x-raw,format=RGB,width=224,height=224 ! \
+ *   simaquanttess multiplier=1.0002733 zero-point=-128 backend=a65 ! fakesink
+ * ]| Camera frames in place (a strided UINT8 view <224, 224, 3>, channels
+ * in memory order), quantized as SiMa's preproc does with q_scale 255.0697
+ * on pixels normalised to [0, 1] and q_zp -128: multiplier = 255.0697 /
+ * 255 on the 8-bit values (pipelines/video-preproc.sh checks every byte).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -35,6 +44,7 @@
 
 #include "gstsimacaps.h"
 #include "gstsimadialect.h"
+#include "gstsimavideo.h"
 #include "gstsimamemberparams.h"
 #include "gstsimatiling.h"
 
@@ -77,9 +87,10 @@ GST_ELEMENT_REGISTER_DEFINE (simaquanttess, "simaquanttess", GST_RANK_NONE,
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "
-        "dtype = (string) { float32, float16, bfloat16 }, "
+        "dtype = (string) { float32, float16, bfloat16, uint8 }, "
         "layout = (string) { contiguous, strided }; "
-        GST_SIMA_TENSOR_SET_CAPS "; " GST_SIMA_DIALECT_RUNTIME_FLOAT_CAPS));
+        GST_SIMA_TENSOR_SET_CAPS "; " GST_SIMA_DIALECT_RUNTIME_FLOAT_CAPS "; "
+        GST_SIMA_VIDEO_CAPS));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (GST_SIMA_TENSOR_MEDIA_TYPE ", "

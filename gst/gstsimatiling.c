@@ -7,6 +7,7 @@
 
 #include "gstsimacaps.h"
 #include "gstsimadialect.h"
+#include "gstsimavideo.h"
 #include "gstsimaenums.h"
 
 void
@@ -148,12 +149,18 @@ other_side (const GstStructure * s, GstPadDirection direction,
   GstStructure *o = gst_structure_new_empty (GST_SIMA_TENSOR_MEDIA_TYPE);
   const GValue *shape = gst_structure_get_value (s, "shape");
   GValue list = G_VALUE_INIT, item = G_VALUE_INIT;
-  static const gchar *dense_dtypes[] = { "float32", "float16", "bfloat16" };
+  static const gchar *dense_dtypes[] = { "float32", "float16", "bfloat16",
+    "uint8"
+  };
   static const gchar *dense_layouts[] = { "contiguous", "strided" };
   guint i;
 
   if (shape != NULL)
     gst_structure_set_value (o, "shape", shape);
+  /* live pipelines keep their timing through the conversion */
+  if (gst_structure_has_field (s, "framerate"))
+    gst_structure_set_value (o, "framerate", gst_structure_get_value (s,
+            "framerate"));
   /* a set stays a set; its offsets are this side's own (sizes differ) */
   if (gst_sima_caps_is_set (s))
     gst_structure_set (o, "representation", G_TYPE_STRING,
@@ -202,8 +209,22 @@ gst_sima_tiling_transform_caps (GstPadDirection direction, GstCaps * caps,
 
   for (i = 0; i < gst_caps_get_size (canonical); i++) {
     const GstStructure *s = gst_caps_get_structure (canonical, i);
+    if (gst_sima_video_is_video (s)) {
+      /* a camera frame is the tensor <H, W, C> it holds */
+      GstStructure *t = gst_sima_video_to_tensor_structure (s);
+      result = gst_caps_merge_structure (result, other_side (t, direction,
+              out_dtype));
+      gst_structure_free (t);
+      continue;
+    }
     result = gst_caps_merge_structure (result, other_side (s, direction,
             out_dtype));
+    /* tiles upstream of which a camera frame could come */
+    if (direction == GST_PAD_SRC) {
+      GstStructure *v = gst_sima_video_from_tensor_structure (s);
+      if (v != NULL)
+        result = gst_caps_merge_structure (result, v);
+    }
     /* a peer that gives one entry per member (dtype=<int8,int8>) cannot
      * intersect the one-value form: the same set with the fields open */
     if (gst_sima_caps_is_set (s)) {

@@ -29,6 +29,7 @@
 #include <simaai/kernels/a65/quanttess.h>
 
 #include <gst/gst.h>
+#include <gst/video/video.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,17 +168,46 @@ run_core (const Args *a, const SimaTensorSpec *in, const SimaTensorSpec *out,
   }
 }
 
+static SimaTensorSet set_of (const char *caps_str);
+
+/* Bytes of one input buffer: a camera frame's whole size (rows padded,
+ * which the view does not cover), else what the tensor needs. */
+static uint64_t
+buffer_bytes (const char *caps_str, const SimaTensorSet *set)
+{
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  GstVideoInfo info;
+  SimaTensorSetLayout layout;
+  uint64_t bytes = 0;
+
+  if (caps != NULL && gst_caps_get_size (caps) > 0
+      && gst_structure_has_name (gst_caps_get_structure (caps, 0),
+          "video/x-raw") && gst_video_info_from_caps (&info, caps))
+    bytes = GST_VIDEO_INFO_SIZE (&info);
+  else if (sima_tensor_set_check (set, "input", &layout).code == SIMA_OK)
+    bytes = layout.capacity;
+  if (caps != NULL)
+    gst_caps_unref (caps);
+  return bytes;
+}
+
 static int
 compare_op (const Args *a)
 {
-  SimaTensorSpec in = spec_of (a->in_caps), out = spec_of (a->out_caps);
-  uint64_t in_bytes, out_bytes;
+  /* the input may be a camera frame: its view sits at an offset */
+  SimaTensorSet in_set = set_of (a->in_caps);
+  SimaTensorSpec in = in_set.members[0].spec, out = spec_of (a->out_caps);
+  uint64_t in_bytes = buffer_bytes (a->in_caps, &in_set), out_bytes;
+  uint64_t in_offset = in_set.members[0].offset;
   gsize in_size, out_size, k, buffers, differ = 0;
   guint8 *in_data = read_file (a->in_path, &in_size);
   guint8 *out_data = read_file (a->out_path, &out_size);
   guint8 *x, *y;
-  SimaStatus st = sima_tensor_required_bytes (&in, "input", &in_bytes);
+  SimaStatus st = sima_status_ok ();
 
+  if (in_set.n_members != 1)
+    st = sima_status_make (SIMA_INVALID_ARGUMENT, "the input caps are a "
+        "tensor set; use sima-dequant for sets");
   if (st.code == SIMA_OK)
     st = sima_tensor_required_bytes (&out, "output", &out_bytes);
   if (st.code != SIMA_OK || in_bytes == 0 || out_bytes == 0
@@ -204,9 +234,11 @@ compare_op (const Args *a)
     memcpy (ain, in_data + k * in_bytes, in_bytes);
     memset (ax, 0x00, out_bytes);
     memset (ay, 0xff, out_bytes);
-    st = run_core (a, &in, &out, ain, in_bytes, ax, out_bytes);
+    st = run_core (a, &in, &out, ain + in_offset, in_bytes - in_offset, ax,
+        out_bytes);
     if (st.code == SIMA_OK)
-      st = run_core (a, &in, &out, ain, in_bytes, ay, out_bytes);
+      st = run_core (a, &in, &out, ain + in_offset, in_bytes - in_offset, ay,
+          out_bytes);
     g_free (in_copy);
     if (st.code != SIMA_OK) {
       fprintf (stderr, "sima-tensor-check: %s: %s\n", a->op, st.message);
