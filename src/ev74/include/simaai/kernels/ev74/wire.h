@@ -54,7 +54,7 @@ enum {
   SIMA_EV74_ROUTE_QUANTTESS = 49,       /* 0x31 */
   SIMA_EV74_ROUTE_DETESSDEQUANT = 50,
   SIMA_EV74_ROUTE_CASTTESS = 51,
-  /* 52 is reserved for DetessCast */
+  SIMA_EV74_ROUTE_DETESSCAST = 52,
   SIMA_EV74_ROUTE_TENSOR_SET = 53,     /* a container of the above */
 };
 
@@ -65,6 +65,7 @@ enum {
 #define SIMA_EV74_DETESSDEQUANT_CAPABILITY \
   "simaai_kernels_ev74_detessdequant_v1"
 #define SIMA_EV74_CASTTESS_CAPABILITY "simaai_kernels_ev74_casttess_v1"
+#define SIMA_EV74_DETESSCAST_CAPABILITY "simaai_kernels_ev74_detesscast_v1"
 #define SIMA_EV74_TENSOR_SET_CAPABILITY "simaai_kernels_ev74_tensor_set_v1"
 
 #define SIMA_EV74_APERTURE_LIMIT UINT64_C (0x100000000)  /* 32-bit bus */
