@@ -33,6 +33,7 @@
  */
 #define _GNU_SOURCE
 #include <simaai/kernels/a65/casttess.h>
+#include <simaai/kernels/a65/detesscast.h>
 #include <simaai/kernels/a65/detessdequant.h>
 #include <simaai/kernels/a65/quanttess.h>
 
@@ -44,6 +45,7 @@
 
 #include "a65/cast_pixels.h"
 #include "a65/dequant_pixels.h"
+#include "a65/detess_cast_pixels.h"
 #include "a65/quant_pixels.h"
 
 #ifdef SIMA_BENCH_XNNPACK
@@ -55,7 +57,8 @@
 typedef struct Case Case;
 typedef void (*RunFn) (Case *c);
 
-typedef enum { OP_QUANT, OP_CAST, OP_DETESS, OP_DETESS_SET } Op;
+typedef enum { OP_QUANT, OP_CAST, OP_DETESS, OP_DETESS_SET, OP_DETESS_CAST }
+    Op;
 
 enum { YOLO_HEADS = 6 };
 
@@ -73,6 +76,7 @@ struct Case {
   SimaA65QuantTessPlan quant[2];        /* [0] ours, [1] scalar */
   SimaA65CastTessPlan cast[2];
   SimaA65DetessDequantPlan detess[2];
+  SimaA65DetessCastPlan detess_cast[2];
   /* OP_DETESS_SET: the set plan and each head's single plan (heap: the
    * set plan is tens of KiB) */
   SimaA65DetessDequantSetPlan *set;
@@ -111,6 +115,10 @@ run_plan (Case *c, int which)
       break;
     case OP_CAST:
       st = sima_a65_casttess_execute (&c->cast[which], &ib, 1, &ob, 1);
+      break;
+    case OP_DETESS_CAST:
+      st = sima_a65_detesscast_execute (&c->detess_cast[which], &ib, 1, &ob,
+          1);
       break;
     default:
       st = sima_a65_detessdequant_execute (&c->detess[which], &ib, 1, &ob,
@@ -318,7 +326,8 @@ specs (const Case *c, SimaTensorSpec *dense, SimaTensorSpec *tiled)
   *tiled = *dense;
   tiled->layout = SIMA_LAYOUT_MLA_TILED;
   memset (tiled->strides_bytes, 0, sizeof tiled->strides_bytes);
-  tiled->dtype = c->kind == OP_CAST ? SIMA_DTYPE_BFLOAT16 : SIMA_DTYPE_INT8;
+  tiled->dtype = c->kind == OP_CAST || c->kind == OP_DETESS_CAST
+      ? SIMA_DTYPE_BFLOAT16 : SIMA_DTYPE_INT8;
   tiled->tiled = (SimaMlaTiled) { {-1, 0, 1, 2}, {1, 8, 16, 16},
     c->channels, 0 };
 }
@@ -434,6 +443,17 @@ setup (Case *c)
         ? sima_cast_pixels_u8_c : sima_cast_pixels_bf16_c;
     c->in_bytes = plan.input_bytes;
     c->out_bytes = plan.output_bytes;
+  } else if (c->kind == OP_DETESS_CAST) {
+    SimaDetessCastRequest req = { &tiled, 1, &dense, 1 };
+    SimaDetessCastPlan plan;
+    fail_status (c, sima_detesscast_check_inference (&req, &plan));
+    fail_status (c, sima_a65_detesscast_prepare (&plan,
+            &c->detess_cast[0]));
+    c->detess_cast[1] = c->detess_cast[0];
+    c->detess_cast[1].unpack = c->dtype == SIMA_DTYPE_FLOAT32
+        ? sima_detess_cast_pixels_f32_c : sima_detess_cast_pixels_bf16_c;
+    c->in_bytes = plan.input_bytes;
+    c->out_bytes = plan.output_bytes;
   } else {
     SimaDetessDequantRequest req = { &tiled, 1, &dense, 1, {0, 0, SIMA_SCALE_MULTIPLY} };
     SimaDetessDequantPlan plan;
@@ -452,8 +472,9 @@ setup (Case *c)
   if (c->in == NULL || c->out == NULL)
     exit (1);
   c->xnn_in = NULL;
-  if (c->kind == OP_DETESS) {
-    /* tiles of INT8 values (padding too: it is never read) */
+  if (c->kind == OP_DETESS || c->kind == OP_DETESS_CAST) {
+    /* tiles of INT8 values or BF16 byte planes, any bits (padding too: it
+     * is never read) */
     for (i = 0; i < c->in_bytes; i++)
       c->in[i] = (uint8_t) (i * 2654435761u >> 13);
   } else if (c->dtype == SIMA_DTYPE_UINT8) {
@@ -625,6 +646,9 @@ main (int argc, char **argv)
 #define CAST(N, D, H, W, NAIVE) {.op = "casttess", .name = N,       \
     .kind = OP_CAST, .dtype = D, .h = H, .w = W, .ch = 3,              \
     .channels = SIMA_CHANNELS_PAD16, .naive = NAIVE}
+#define DETESS_CAST(N, D, H, W) {.op = "detesscast", .name = N,    \
+    .kind = OP_DETESS_CAST, .dtype = D, .h = H, .w = W, .ch = 3,       \
+    .channels = SIMA_CHANNELS_PAD16}
 #define DETESS(N, D, H, W, C, CH, NAIVE) {.op = "detessdequant",    \
     .name = N, .kind = OP_DETESS, .dtype = D, .h = H, .w = W, .ch = C, \
     .channels = CH, .naive = NAIVE}
@@ -667,6 +691,9 @@ main (int argc, char **argv)
         SIMA_CHANNELS_COMPACT, 0),
     DETESS ("c64_56_compact_bf16", SIMA_DTYPE_BFLOAT16, 56, 56, 64,
         SIMA_CHANNELS_COMPACT, 0),
+    /* BF16 MLA output heads back to FP32 */
+    DETESS_CAST ("rgb224_pad16", SIMA_DTYPE_FLOAT32, 224, 224),
+    DETESS_CAST ("rgb1080p_pad16", SIMA_DTYPE_FLOAT32, 1080, 1920),
     /* one set call vs six single calls; h x w x ch: the heads' elements */
     {.op = "detessdequant", .name = "yolov8n_six_heads",
       .kind = OP_DETESS_SET, .dtype = SIMA_DTYPE_FLOAT32, .h = 1,
@@ -674,6 +701,7 @@ main (int argc, char **argv)
 #undef QUANT
 #undef CAST
 #undef DETESS
+#undef DETESS_CAST
   };
   int quick = 0, i;
   const char *only = NULL;

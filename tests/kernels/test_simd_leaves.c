@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Every SIMD leaf (QuantTess and CastTess packs, DetessDequant unpacks)
+ * Every SIMD leaf (QuantTess and CastTess packs, DetessDequant and
+ * DetessCast unpacks)
  * against the scalar reference leaf, byte for byte, on rows placed so that
  * the input ends exactly at a page boundary with an inaccessible page after
  * it (an overread faults) and the output too (an overwrite faults). Packs:
@@ -13,7 +14,9 @@
  * strided channels; channels 1-70 (1, 2, 3, 4, 8, 16, 17, 32 and 64 half the
  * time), compact and pad16 slots, 1-48 pixels (whole 16-pixel groups a
  * quarter of the time), 1-3 rows per call.
- * Unpacks: random INT8 tiles (padding garbage) into FP32 and BF16 views,
+ * Unpacks: random INT8 tiles and random BF16 byte-plane tiles (DetessCast:
+ * pixels of 2 * stored bytes, every byte random, NaN payloads included),
+ * padding garbage included, into FP32 and BF16 views,
  * contiguous, pitched and channel-strided, the holes of the view compared
  * too (both leaves must leave them alone); tables from random scales and
  * zero points. After the random cases, every shape a leaf decides once per
@@ -38,6 +41,7 @@
 
 #include "a65/cast_pixels.h"
 #include "a65/dequant_pixels.h"
+#include "a65/detess_cast_pixels.h"
 #include "a65/quant_pixels.h"
 #include "numerics/dequant_exact.h"
 #include "cpu/cpu.h"
@@ -75,7 +79,7 @@ page_end_tail (const PageEnd *p, size_t size)
   return p->base + (p->len - p->page) - size;
 }
 
-typedef enum { QUANT, CAST, DEQUANT } LeafKind;
+typedef enum { QUANT, CAST, DEQUANT, DETESS_CAST } LeafKind;
 
 typedef struct {
   const char *name;
@@ -296,6 +300,7 @@ sweep_unpack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
 {
   const int bf16 = leaf->dtype == SIMA_DTYPE_BFLOAT16;
   const int64_t esize = bf16 ? 2 : 4;
+  const int64_t in_esize = leaf->kind == DETESS_CAST ? 2 : 1;
   PageEnd in = page_end_new (1 << 16), out_a = page_end_new (1 << 20),
       out_b = page_end_new (1 << 20);
   TestRng rng = { seed };
@@ -312,7 +317,7 @@ sweep_unpack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
     const int64_t channels = lc.channels, pixels = lc.pixels,
         stored = lc.stored, cs = lc.cs, ps = lc.ps, row_span = lc.row_span,
         rows = lc.rows, row_stride = lc.row_stride;
-    size_t in_bytes = (size_t) (rows * pixels * stored);
+    size_t in_bytes = (size_t) (rows * pixels * stored * in_esize);
     size_t out_bytes = (size_t) ((rows - 1) * row_stride + row_span);
     uint8_t *src = page_end_tail (&in, in_bytes);
     uint8_t *a = page_end_tail (&out_a, out_bytes);
@@ -393,6 +398,12 @@ main (void)
         sima_dequant_pixels_f32_avx2, sima_dequant_pixels_f32_c, AVX2},
     {"dequant_bf16_avx2", DEQUANT, SIMA_DTYPE_BFLOAT16, NULL, NULL,
         sima_dequant_pixels_bf16_avx2, sima_dequant_pixels_bf16_c, AVX2},
+    {"detess_cast_f32_avx2", DETESS_CAST, SIMA_DTYPE_FLOAT32, NULL, NULL,
+        sima_detess_cast_pixels_f32_avx2, sima_detess_cast_pixels_f32_c,
+        AVX2},
+    {"detess_cast_bf16_avx2", DETESS_CAST, SIMA_DTYPE_BFLOAT16, NULL, NULL,
+        sima_detess_cast_pixels_bf16_avx2, sima_detess_cast_pixels_bf16_c,
+        AVX2},
 #undef AVX2
 #endif
 #if defined(__aarch64__)
@@ -419,6 +430,12 @@ main (void)
     {"dequant_bf16_neon", DEQUANT, SIMA_DTYPE_BFLOAT16, NULL, NULL,
         sima_dequant_pixels_bf16_neon, sima_dequant_pixels_bf16_c,
         SIMA_ISA_NEON},
+    {"detess_cast_f32_neon", DETESS_CAST, SIMA_DTYPE_FLOAT32, NULL, NULL,
+        sima_detess_cast_pixels_f32_neon, sima_detess_cast_pixels_f32_c,
+        SIMA_ISA_NEON},
+    {"detess_cast_bf16_neon", DETESS_CAST, SIMA_DTYPE_BFLOAT16, NULL, NULL,
+        sima_detess_cast_pixels_bf16_neon, sima_detess_cast_pixels_bf16_c,
+        SIMA_ISA_NEON},
 #endif
     {NULL, QUANT, 0, NULL, NULL, NULL, NULL, 0}
   };
@@ -436,7 +453,7 @@ main (void)
           "SIMA_KERNELS_DISABLE", leaves[i].name);
       continue;
     }
-    bad = leaves[i].kind == DEQUANT
+    bad = leaves[i].kind == DEQUANT || leaves[i].kind == DETESS_CAST
         ? sweep_unpack (&leaves[i], &cases, 0x5eed0000u + i)
         : sweep_pack (&leaves[i], &cases, 0x5eed0000u + i);
     tap_ok (bad == 0, "%s: %llu calls of 1-3 rows at page ends, %llu differ "

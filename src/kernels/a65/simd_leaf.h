@@ -5,8 +5,9 @@
  * vector loops, the BF16 rounding addend in lanes (one per ISA), the
  * positions of RGB pixels in 16-byte vectors, the fall-back to the scalar
  * reference for rows no fast path covers, the scalar tails, and the entry
- * points, which hand a call's rows to quant_rows, cast_rows and
- * dequant_rows (quant_rows.h, cast_rows.h, dequant_rows.h, the same row
+ * points, which hand a call's rows to quant_rows, cast_rows,
+ * dequant_rows and detess_cast_rows (quant_rows.h, cast_rows.h,
+ * dequant_rows.h, detess_cast_rows.h, the same row
  * drivers over each ISA file's vector code; for QuantTess the entry points
  * turn the plan's rounding mode into a constant). Included by *_avx2.c and
  * *_neon.c only.
@@ -16,6 +17,7 @@
 
 #include "cast_pixels.h"
 #include "dequant_pixels.h"
+#include "detess_cast_pixels.h"
 #include "load.h"
 #include "quant_pixels.h"
 #include "source_value.h"
@@ -177,6 +179,47 @@ sima_dequant_pixels_fallback (const SimaA65DequantCtx *ctx,
   {                                                                           \
     dequant_rows (ctx, src, pixels, channels, stored_channels, dst,           \
         pixel_stride, channel_stride, rows, row_stride, BF16);                \
+  }
+
+/* ---- DetessCast -------------------------------------------------------- */
+
+/* One element from its two plane bytes (the scalar tails). */
+SIMA_INLINE void
+sima_detess_cast_store1 (uint8_t *d, uint8_t lo, uint8_t hi, int f32)
+{
+  uint16_t v = (uint16_t) (lo | hi << 8);
+  if (f32)
+    sima_store_u32 (d, (uint32_t) v << 16);
+  else
+    sima_store_u16 (d, v);
+}
+
+SIMA_INLINE void
+sima_detess_cast_pixels_fallback (const uint8_t *src, int64_t pixels,
+    int64_t channels, int64_t stored, uint8_t *dst, int64_t pixel_stride,
+    int64_t channel_stride, int f32)
+{
+  if (f32)
+    sima_detess_cast_pixels_f32_c (NULL, src, pixels, channels, stored, dst,
+        pixel_stride, channel_stride, 1, 0);
+  else
+    sima_detess_cast_pixels_bf16_c (NULL, src, pixels, channels, stored, dst,
+        pixel_stride, channel_stride, 1, 0);
+}
+
+/* A DetessCast leaf over the including file's detess_cast_rows (src,
+ * pixels, channels, stored, dst, pixel_stride, channel_stride, rows,
+ * row_stride, f32). */
+#define SIMA_DETESS_CAST_LEAF(name, F32)                                      \
+  void                                                                        \
+  name (const void *ctx, const uint8_t *src, int64_t pixels,                  \
+      int64_t channels, int64_t stored_channels, uint8_t *dst,                \
+      int64_t pixel_stride, int64_t channel_stride, int64_t rows,             \
+      int64_t row_stride)                                                     \
+  {                                                                           \
+    (void) ctx;                                                               \
+    detess_cast_rows (src, pixels, channels, stored_channels, dst,            \
+        pixel_stride, channel_stride, rows, row_stride, F32);                 \
   }
 
 #endif /* SIMA_KERNELS_A65_SIMD_LEAF_H */

@@ -17,8 +17,10 @@
 void sima_a65_pack_tiles (const SimaTiledGeometry *g, const SimaTiledWalk *walk,
     const uint8_t *src, uint8_t *dst, SimaA65PackFn pack, const void *ctx);
 
-/* Tiled INT8 tensor at src -> dense view at dst. Writes only the elements of
- * the view; reads only the value channels of the tiles. */
+/* Tiled tensor at src -> dense view at dst: INT8 tiles (DetessDequant) or
+ * BF16 byte-plane tiles (DetessCast; g->element_bytes 2, each pixel 2 *
+ * stored bytes, a cblock block 16 low then 16 high bytes per pixel). Writes
+ * only the elements of the view; the leaves read only value channels. */
 void sima_a65_unpack_tiles (const SimaTiledGeometry *g,
     const SimaTiledWalk *walk, const uint8_t *src, uint8_t *dst,
     SimaA65UnpackFn unpack, const void *ctx);

@@ -37,7 +37,7 @@ sima_casttess_check_inference (const SimaCastTessRequest *request,
   if (sima_status_is_ok (&st))
     st = sima_strided_view_admit (in, "input", &plan->input_view);
   if (sima_status_is_ok (&st))
-    st = sima_tiled_geometry_init (out, 2, "output", &plan->output_geometry);
+    st = sima_tiled_admit (out, "output", &plan->output_geometry);
   if (!sima_status_is_ok (&st)) {
     memset (plan, 0, sizeof *plan);
     return st;

@@ -65,25 +65,14 @@ sima_detessdequant_check_inference (const SimaDetessDequantRequest *request,
   in = &request->inputs[0];
   out = &request->outputs[0];
 
-  st = sima_check_port ("DetessDequant", "input", in,
+  st = sima_check_unpack_ports ("DetessDequant", in, out,
       SIMA_OP_BIT (SIMA_DTYPE_INT8), SIMA_OP_BIT (SIMA_LAYOUT_MLA_TILED)
       | SIMA_OP_BIT (SIMA_LAYOUT_MLA_CBLOCKED));
   if (sima_status_is_ok (&st))
-    st = sima_check_port ("DetessDequant", "output", out,
-        SIMA_OP_BIT (SIMA_DTYPE_FLOAT32) | SIMA_OP_BIT (SIMA_DTYPE_BFLOAT16),
-        SIMA_OP_DENSE_LAYOUTS);
-  if (sima_status_is_ok (&st))
-    st = sima_check_same_shape (in, out);
-  if (sima_status_is_ok (&st))
     st = sima_detessdequant_check_params (&request->params);
-  /* The output view first: its span proof bounds the extents that the
-   * tiled geometry then multiplies. */
   if (sima_status_is_ok (&st))
-    st = sima_strided_view_admit (out, "output", &plan->output_view);
-  if (sima_status_is_ok (&st))
-    st = in->layout == SIMA_LAYOUT_MLA_CBLOCKED
-        ? sima_cblocked_geometry_init (in, "input", &plan->input_geometry)
-        : sima_tiled_geometry_init (in, 1, "input", &plan->input_geometry);
+    st = sima_admit_unpack_layouts (in, out, &plan->input_geometry,
+        &plan->output_view);
   if (!sima_status_is_ok (&st)) {
     memset (plan, 0, sizeof *plan);
     return st;

@@ -123,6 +123,44 @@ sima_check_same_shape (const SimaTensorSpec *in, const SimaTensorSpec *out)
 }
 
 SimaStatus
+sima_tiled_admit (const SimaTensorSpec *spec, const char *role,
+    SimaTiledGeometry *out)
+{
+  /* element bytes = the dtype's scalar size: 1 for INT8, 2 for the BF16
+   * byte planes CastTess writes and DetessCast reads */
+  if (spec->layout == SIMA_LAYOUT_MLA_CBLOCKED)
+    return sima_cblocked_geometry_init (spec, role, out);
+  return sima_tiled_geometry_init (spec, sima_dtype_size (spec->dtype), role,
+      out);
+}
+
+SimaStatus
+sima_check_unpack_ports (const char *op, const SimaTensorSpec *in,
+    const SimaTensorSpec *out, unsigned in_dtypes, unsigned in_layouts)
+{
+  SimaStatus st = sima_check_port (op, "input", in, in_dtypes, in_layouts);
+
+  if (sima_status_is_ok (&st))
+    st = sima_check_port (op, "output", out, SIMA_OP_UNPACK_OUT_DTYPES,
+        SIMA_OP_DENSE_LAYOUTS);
+  if (sima_status_is_ok (&st))
+    st = sima_check_same_shape (in, out);
+  return st;
+}
+
+SimaStatus
+sima_admit_unpack_layouts (const SimaTensorSpec *in,
+    const SimaTensorSpec *out, SimaTiledGeometry *in_geometry,
+    SimaStridedView *out_view)
+{
+  SimaStatus st = sima_strided_view_admit (out, "output", out_view);
+
+  if (sima_status_is_ok (&st))
+    st = sima_tiled_admit (in, "input", in_geometry);
+  return st;
+}
+
+SimaStatus
 sima_check_host_range (const char *op, const char *role, const void *data,
     uint64_t capacity, uint64_t required, int alignment)
 {

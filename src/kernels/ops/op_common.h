@@ -19,6 +19,9 @@
  * float). */
 #define SIMA_OP_PACK_DTYPES (SIMA_OP_FLOAT_DTYPES | \
     SIMA_OP_BIT (SIMA_DTYPE_UINT8))
+/* What the unpack operations write. */
+#define SIMA_OP_UNPACK_OUT_DTYPES (SIMA_OP_BIT (SIMA_DTYPE_FLOAT32) | \
+    SIMA_OP_BIT (SIMA_DTYPE_BFLOAT16))
 #define SIMA_OP_DENSE_LAYOUTS (SIMA_OP_BIT (SIMA_LAYOUT_CONTIGUOUS) | \
     SIMA_OP_BIT (SIMA_LAYOUT_STRIDED))
 
@@ -38,6 +41,27 @@ SimaStatus sima_check_port (const char *op, const char *role,
 /* Input and output have the same rank and extents. */
 SimaStatus sima_check_same_shape (const SimaTensorSpec *in,
     const SimaTensorSpec *out);
+
+/* The geometry of a tiled operand, written once for every operation:
+ * mla-tiled tensors of INT8 (one byte per stored channel) or BF16 (byte
+ * planes, element_bytes 2: the scalar size of the dtype), or INT8
+ * mla-cblocked tensors through their equivalent tiling. The caller has
+ * admitted dtype and layout (sima_check_port). */
+SimaStatus sima_tiled_admit (const SimaTensorSpec *spec, const char *role,
+    SimaTiledGeometry *out);
+
+/* The ports of an unpack operation (tiled input -> dense output:
+ * DetessDequant, DetessCast): input dtype in `in_dtypes` and layout in
+ * `in_layouts`, output FP32 or BF16, contiguous or strided, same shape. */
+SimaStatus sima_check_unpack_ports (const char *op, const SimaTensorSpec *in,
+    const SimaTensorSpec *out, unsigned in_dtypes, unsigned in_layouts);
+
+/* The layouts of an unpack operation, after its ports (and parameters):
+ * the output view first (its span proof bounds the extents that the tiled
+ * geometry then multiplies), then the input's geometry. */
+SimaStatus sima_admit_unpack_layouts (const SimaTensorSpec *in,
+    const SimaTensorSpec *out, SimaTiledGeometry *in_geometry,
+    SimaStridedView *out_view);
 
 /* Execute-time checks, all before anything is written: one buffer per
  * port, NULL only when nothing is required, capacity, alignment, no

@@ -27,11 +27,14 @@ typedef void (*SimaA65PackFn) (const void *ctx, const uint8_t *src,
     int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
     int64_t row_stride);
 
-/* Converts `rows` consecutive rows of `pixels` INT8 tile pixels at src
- * (`stored_channels` bytes each, the first `channels` of which are
- * values) into a dense view (row r at dst + r * row_stride; byte strides
- * between pixels and between channels). Padding values never reach the
- * output (SIMD leaves may load whole slots, never beyond the rows). */
+/* Converts `rows` consecutive rows of `pixels` tile pixels at src into a
+ * dense view: INT8 pixels of `stored_channels` bytes (DetessDequant) or
+ * BF16 byte-plane pixels of 2 * `stored_channels` bytes, the low plane then
+ * the high plane (DetessCast); the first `channels` of each pixel's
+ * stored channels are values. The view has row r at dst + r *
+ * row_stride and byte strides between pixels and between channels.
+ * Padding values never reach the output (SIMD leaves may load whole slots,
+ * never beyond the rows). */
 typedef void (*SimaA65UnpackFn) (const void *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
     int64_t pixel_stride, int64_t channel_stride, int64_t rows,
