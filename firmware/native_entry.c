@@ -9,6 +9,7 @@
 #include <simaai/kernels/ev74/wire.h>
 
 #include "descriptor_check.h"
+#include "detesscast_fw.h"
 #include "detessdequant_fw.h"
 #include "pack_fw.h"
 #include "tensor_set_fw.h"
@@ -19,7 +20,8 @@ const SimaFwCapability simafw_capabilities[] = {
   { SIMA_EV74_ROUTE_QUANTTESS, SIMA_EV74_QUANTTESS_CAPABILITY },
   { SIMA_EV74_ROUTE_DETESSDEQUANT, SIMA_EV74_DETESSDEQUANT_CAPABILITY },
   { SIMA_EV74_ROUTE_CASTTESS, SIMA_EV74_CASTTESS_CAPABILITY },
-  /* a container of the three above (tensor_set_desc.c) */
+  { SIMA_EV74_ROUTE_DETESSCAST, SIMA_EV74_DETESSCAST_CAPABILITY },
+  /* a container of the four above (tensor_set_desc.c) */
   { SIMA_EV74_ROUTE_TENSOR_SET, SIMA_EV74_TENSOR_SET_CAPABILITY },
 };
 const unsigned simafw_capability_count =
@@ -50,6 +52,11 @@ simafw_native_entry (SimaFwHal *hal, const uint8_t *d, uint32_t length)
       st = simafw_detessdequant_decode (d, length, &job);
       return sima_status_is_ok (&st) ? simafw_detessdequant_run (hal, &job)
           : st;
+    }
+    case SIMA_EV74_ROUTE_DETESSCAST: {
+      SimaFwDetessCastJob job;
+      st = simafw_detesscast_decode (d, length, &job);
+      return sima_status_is_ok (&st) ? simafw_detesscast_run (hal, &job) : st;
     }
     case SIMA_EV74_ROUTE_TENSOR_SET:
       return simafw_tensor_set_run (hal, d, length);

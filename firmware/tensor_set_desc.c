@@ -28,6 +28,7 @@
 #include <simaai/kernels/tensor_set.h>
 
 #include "descriptor_check.h"
+#include "detesscast_fw.h"
 #include "detessdequant_fw.h"
 #include "pack_fw.h"
 #include "tensor_set_fw.h"
@@ -41,6 +42,7 @@ typedef union {
   SimaFwQuantTessJob qt;
   SimaFwCastTessJob ct;
   SimaFwDetessDequantJob dd;
+  SimaFwDetessCastJob dc;
 } MemberJob;
 
 /* A member descriptor, copied out of the container (which is shared by
@@ -177,14 +179,16 @@ check_structure (const uint8_t *d, uint32_t length, unsigned *countp)
     if (route == SIMA_EV74_ROUTE_TENSOR_SET)
       return bad_member (k, "is a TensorSet container: containers do not "
           "nest");
-    /* the image that registers route 53 registers these three too
+    /* the image that registers route 53 registers these four too
      * (native_entry.c), so an allowed route is always served */
     if (route != SIMA_EV74_ROUTE_QUANTTESS
         && route != SIMA_EV74_ROUTE_CASTTESS
-        && route != SIMA_EV74_ROUTE_DETESSDEQUANT)
+        && route != SIMA_EV74_ROUTE_DETESSDEQUANT
+        && route != SIMA_EV74_ROUTE_DETESSCAST)
       return sima_status_make (SIMA_INVALID_DESCRIPTOR,
           "TensorSet descriptor member %u route %u is not QuantTess (49), "
-          "DetessDequant (50) or CastTess (51)", k, (unsigned) route);
+          "DetessDequant (50), CastTess (51) or DetessCast (52)", k,
+          (unsigned) route);
     if (!sima_ev74_all_zero (m, SIMA_EV74_RELOCATION_BEGIN,
             SIMA_EV74_RELOCATION_END - SIMA_EV74_RELOCATION_BEGIN))
       return bad_member (k, "has a nonzero relocation block (the firmware "
@@ -266,6 +270,11 @@ decode_member (const BoundMember *m, MemberJob *job,
       st = simafw_casttess_decode (m->bytes, m->length, &job->ct);
       *in = &job->ct.plan.input;
       *out = &job->ct.plan.output;
+      return st;
+    case SIMA_EV74_ROUTE_DETESSCAST:
+      st = simafw_detesscast_decode (m->bytes, m->length, &job->dc);
+      *in = &job->dc.plan.input;
+      *out = &job->dc.plan.output;
       return st;
     default:    /* DetessDequant: check_structure allowed nothing else */
       st = simafw_detessdequant_decode (m->bytes, m->length, &job->dd);
@@ -379,10 +388,17 @@ run_members (SimaFwHal *hal, const uint8_t *d, unsigned count)
     /* the previous member returned with its transfers complete: its
      * slots are free for this one */
     hal->ops->scratch_reset (hal);
-    st = member.route == SIMA_EV74_ROUTE_DETESSDEQUANT
-        ? simafw_detessdequant_run (hal, &job.dd)
-        : simafw_pack_run (hal, member.route == SIMA_EV74_ROUTE_QUANTTESS
+    switch (member.route) {
+      case SIMA_EV74_ROUTE_DETESSDEQUANT:
+        st = simafw_detessdequant_run (hal, &job.dd);
+        break;
+      case SIMA_EV74_ROUTE_DETESSCAST:
+        st = simafw_detesscast_run (hal, &job.dc);
+        break;
+      default:
+        st = simafw_pack_run (hal, member.route == SIMA_EV74_ROUTE_QUANTTESS
             ? &job.qt.pack : &job.ct.pack);
+    }
     if (!sima_status_is_ok (&st))
       return member_status (k, &st);
   }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * tensor_set_fw.h - TensorSet v1 (route 53) in the EV74 firmware: one job
- * for a whole tensor set, a container of QuantTess, CastTess and
- * DetessDequant v1 member descriptors (tensor_set_wire.h).
+ * for a whole tensor set, a container of QuantTess, CastTess,
+ * DetessDequant and DetessCast v1 member descriptors (tensor_set_wire.h).
  */
 #ifndef SIMA_FIRMWARE_TENSOR_SET_FW_H
 #define SIMA_FIRMWARE_TENSOR_SET_FW_H

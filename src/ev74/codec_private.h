@@ -16,6 +16,7 @@
 
 #include <simaai/kernels/ev74/descriptor.h>
 #include <simaai/kernels/ops/casttess.h>
+#include <simaai/kernels/ops/detesscast.h>
 #include <simaai/kernels/ops/detessdequant.h>
 #include <simaai/kernels/ops/quanttess.h>
 
@@ -27,6 +28,8 @@ SimaStatus sima_ev74_casttess_encode_into (const SimaCastTessPlan *plan,
     uint8_t *b, uint32_t *length);
 SimaStatus sima_ev74_detessdequant_encode_into (
     const SimaDetessDequantPlan *plan, uint8_t *b, uint32_t *length);
+SimaStatus sima_ev74_detesscast_encode_into (const SimaDetessCastPlan *plan,
+    uint8_t *b, uint32_t *length);
 
 /* The routes of a TensorSet container's members (at most 16), read as far
  * as the bytes allow, for the transport's fail-closed capability check at

@@ -695,9 +695,9 @@ sima_ev74_submit (SimaEv74Device *dev, const SimaEv74Descriptor *desc,
         desc->length, member_routes);
   pthread_mutex_lock (&dev->lock);
   offered = sima_emu_has_capability (&dev->config, route, NULL);
-  for (i = 0; i < n_members && offered; i++)
+  for (i = 0; i < n_members && offered && missing_member < 0; i++)
     if (!sima_emu_has_capability (&dev->config, member_routes[i], NULL))
-      missing_member = (int) i;
+      missing_member = (int) i;     /* the first member refused */
   pthread_mutex_unlock (&dev->lock);
   if (!offered)   /* fail closed even for callers that skipped the probe */
     return sima_status_make (SIMA_CAPABILITY_MISSING,

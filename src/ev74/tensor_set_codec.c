@@ -6,11 +6,12 @@
  * single-tensor buffer is), so that such a plan neither needs the set
  * capability nor changes a byte of what the single encoders send.
  *
- * One container writer serves the three operations; each op supplies only
+ * One container writer serves the four operations; each op supplies only
  * "write member k here" (its byte writer from codec_private.h). Members
  * are written straight into the container's bytes, one after the other:
  * no temporary descriptor per member.
  */
+#include <simaai/kernels/ev74/detesscast.h>
 #include <simaai/kernels/ev74/tensor_set.h>
 #include <simaai/kernels/ev74/tensor_set_wire.h>
 
@@ -136,7 +137,7 @@ encode_set (const SetFields *f, SimaEv74Descriptor *desc)
   return sima_ev74_finish_encode (sima_status_ok (), desc);
 }
 
-/* ---- the three operations --------------------------------------------- */
+/* ---- the four operations --------------------------------------------- */
 
 static SimaStatus
 write_quanttess (const void *plan, size_t k, uint8_t *b, uint32_t *length)
@@ -157,6 +158,13 @@ write_detessdequant (const void *plan, size_t k, uint8_t *b, uint32_t *length)
 {
   return sima_ev74_detessdequant_encode_into (
       &((const SimaDetessDequantSetPlan *) plan)->members[k], b, length);
+}
+
+static SimaStatus
+write_detesscast (const void *plan, size_t k, uint8_t *b, uint32_t *length)
+{
+  return sima_ev74_detesscast_encode_into (
+      &((const SimaDetessCastSetPlan *) plan)->members[k], b, length);
 }
 
 #define SET_FIELDS(name, p, writer) \
@@ -182,6 +190,13 @@ sima_ev74_detessdequant_set_needs_container (
     const SimaDetessDequantSetPlan *plan)
 {
   SetFields f = SET_FIELDS ("DetessDequant", plan, write_detessdequant);
+  return needs_container (&f);
+}
+
+int
+sima_ev74_detesscast_set_needs_container (const SimaDetessCastSetPlan *plan)
+{
+  SetFields f = SET_FIELDS ("DetessCast", plan, write_detesscast);
   return needs_container (&f);
 }
 
@@ -214,6 +229,17 @@ sima_ev74_detessdequant_set_encode_relocatable (
         "DetessDequant tensor set EV74 encode: plan is NULL");
   return encode_set (&SET_FIELDS ("DetessDequant", plan,
           write_detessdequant), out);
+}
+
+SimaStatus
+sima_ev74_detesscast_set_encode_relocatable (
+    const SimaDetessCastSetPlan *plan, SimaEv74Descriptor *out)
+{
+  if (plan == NULL)
+    return sima_status_make (SIMA_INVALID_ARGUMENT,
+        "DetessCast tensor set EV74 encode: plan is NULL");
+  return encode_set (&SET_FIELDS ("DetessCast", plan, write_detesscast),
+      out);
 }
 
 /* ---- for the transport ------------------------------------------------- */

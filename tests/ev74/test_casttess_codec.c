@@ -599,9 +599,10 @@ static const struct {
     4, 5, { 1, 0xffffffff, 0x80000000, 0x7fffffff, 0x100 } },
   { "nonzero multiplier field", SIMA_INVALID_DESCRIPTOR, "parameter", O_MULT,
     4, 5, { 0x3f800000, 1, 0x80000000, 0x7fc00000, 0x7f800000 } },
-  /* 49 and 50 are QuantTess and DetessDequant: registered, not unknown */
+  /* 49, 50 and 52 are QuantTess, DetessDequant and DetessCast: registered,
+   * not unknown */
   { "unknown route", SIMA_CAPABILITY_MISSING, "route", O_ROUTE, 2, 6,
-    { 0, 48, 52, 0x3300, 0x3200, 0xffff } },
+    { 0, 48, 54, 0x3300, 0x3200, 0xffff } },
 };
 
 

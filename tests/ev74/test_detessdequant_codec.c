@@ -869,9 +869,10 @@ static const struct {
     "extent", 0, F_CBLOCKED, O_TILE + 24, 8, 2, { 0, UINT64_MAX } },
   { MORE, 0, F_CBLOCKED, O_TILE + 16, 8, 2, { 0, UINT64_MAX } },
   { MORE, 0, F_CBLOCKED, O_TILE, 8, 3, { 0, UINT64_MAX, 2 } },
-  /* 49 and 51 are QuantTess and CastTess: registered, not unknown */
+  /* 49, 51 and 52 are QuantTess, CastTess and DetessCast: registered, not
+   * unknown */
   { "unknown route", SIMA_CAPABILITY_MISSING, "route", 0, 0, O_ROUTE, 2, 5,
-    { 0, 48, 52, 0x3200, 0xffff } },
+    { 0, 48, 54, 0x3200, 0xffff } },
 };
 #undef MORE
 

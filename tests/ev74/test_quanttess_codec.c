@@ -651,9 +651,10 @@ static const struct {
   { "multiplier 0/-0/-1/inf/-inf/NaN/sNaN bits", SIMA_INVALID_PARAMETER,
     "multiplier", O_MULT, 4, 7, { 0, 0x80000000, 0xbf800000, 0x7f800000,
       0xff800000, 0x7fc00000, 0x7f800001 } },
-  /* 50 and 51 are DetessDequant and CastTess: registered, not unknown */
+  /* 50, 51 and 52 are DetessDequant, CastTess and DetessCast: registered,
+   * not unknown */
   { "unknown route", SIMA_CAPABILITY_MISSING, "route", O_ROUTE, 2, 6,
-    { 0, 48, 52, 0x3200, 0x3100, 0xffff } },
+    { 0, 48, 54, 0x3200, 0x3100, 0xffff } },
 };
 
 

@@ -3,10 +3,11 @@
  * fuzz_native_entry.c - libFuzzer target for the EV74 firmware's entry,
  * simafw_native_entry() (firmware/native_entry.c), run on the host HAL.
  *
- * The firmware receives untrusted descriptor bytes for four routes:
+ * The firmware receives untrusted descriptor bytes for five routes:
  * QuantTess (49) and CastTess (51), which share the 232-byte pack layout
  * (pack_wire.h), DetessDequant (50, detessdequant_wire.h: 176 bytes plus
- * trailers chosen by its flags) and TensorSet (53, tensor_set_wire.h: a
+ * trailers chosen by its flags), DetessCast (52, detesscast_wire.h: 168
+ * bytes, 216 with the strides trailer) and TensorSet (53, tensor_set_wire.h: a
  * container of 1-16 members of the others, modelled by model_container and
  * checked member by member by check_set). It must never crash, touch memory out of
  * bounds or hang, and must reject a malformed descriptor before its first
@@ -55,10 +56,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <simaai/kernels/ev74/detesscast_wire.h>
 #include <simaai/kernels/ev74/detessdequant_wire.h>
 #include <simaai/kernels/ev74/pack_wire.h>
 #include <simaai/kernels/ev74/tensor_set_wire.h>
 #include <simaai/kernels/ops/casttess.h>
+#include <simaai/kernels/ops/detesscast.h>
 #include <simaai/kernels/ops/detessdequant.h>
 #include <simaai/kernels/ops/quanttess.h>
 
@@ -106,6 +109,7 @@ enum {
 static const uint32_t local_sizes[4] = { 65536, 49152, 49151, 16384 };
 #define PK(field) SIMA_EV74_PACK_OFF (field)
 #define DD(field) SIMA_EV74_DD_OFF (field)
+#define DC(field) SIMA_EV74_DC_OFF (field)
 
 static const int64_t fail_at[8] = { 0, 1, 2, 3, 4, 7, 16, 64 };
 
@@ -140,7 +144,7 @@ read_claims (const uint8_t *d, size_t len)
 typedef struct {
   int admitted;
   uint16_t route;
-  unsigned flags;               /* DetessDequant's */
+  unsigned flags;               /* DetessDequant's or DetessCast's */
   uint64_t element_count, input_bytes, output_bytes;
   uint64_t claimed_count;       /* the descriptor's element count field */
   /* pack: the dense input and the tiled output; DetessDequant: the tiled
@@ -153,7 +157,7 @@ typedef struct {
   unsigned in_scalar;           /* bytes read per element */
   unsigned out_scalar;          /* bytes written per element */
   unsigned max_reads;           /* times one input byte may be read */
-  int single_owner;             /* a strided DetessDequant output */
+  int single_owner;             /* a strided DetessDequant/DetessCast output */
   int is_set;                   /* route 53: the members are in set_model */
 } Model;
 
@@ -165,6 +169,15 @@ static struct {
   uint64_t in_off[SIMA_EV74_TENSOR_SET_MAX_MEMBERS];
   uint64_t out_off[SIMA_EV74_TENSOR_SET_MAX_MEMBERS];
 } set_model;
+
+/* The routes whose input is tiled and output dense (workers own output
+ * elements; only logical elements are read and written). */
+static int
+is_unpack (uint16_t route)
+{
+  return route == SIMA_EV74_ROUTE_DETESSDEQUANT
+      || route == SIMA_EV74_ROUTE_DETESSCAST;
+}
 
 static uint64_t
 gcd64 (uint64_t a, uint64_t b)
@@ -394,6 +407,78 @@ model_detessdequant (const uint8_t *d, size_t len, int strict, Model *m)
   m->admitted = 1;
 }
 
+/* Route 52 (docs/ev74-descriptors.md, "DetessCast v1"): the fields
+ * restated and put through sima_detesscast_check_inference; strict: a
+ * STRIDED output must not be row-major. */
+static void
+model_detesscast (const uint8_t *d, size_t len, int strict, Model *m)
+{
+  SimaDetessCastRequest req;
+  SimaDetessCastPlan plan;
+  SimaTensorSpec in, out;
+  unsigned flags, dtype, rank, i;
+  SimaStatus st;
+
+  if (len < SIMA_EV74_DETESSCAST_BASE_BYTES)
+    return;
+  flags = sima_ev74_get_u16 (d, DC (flags));
+  dtype = d[DC (output_dtype)];
+  rank = d[DC (rank)];
+  m->claimed_count = sima_ev74_get_u64 (d, DC (element_count));
+  if ((flags & ~(unsigned) SIMA_EV74_DC_FLAGS_KNOWN)
+      || (dtype != SIMA_DTYPE_FLOAT32 && dtype != SIMA_DTYPE_BFLOAT16)
+      || rank < 1 || rank > SIMA_MAX_RANK
+      || len != (flags & SIMA_EV74_DC_FLAG_STRIDED ? 216u : 168u))
+    return;
+  memset (&in, 0, sizeof in);
+  in.rank = (int) rank;
+  in.dtype = SIMA_DTYPE_BFLOAT16;
+  in.layout = SIMA_LAYOUT_MLA_TILED;
+  for (i = 0; i < rank; i++)
+    in.shape[i] = sima_ev74_get_i64 (d, DC (shape) + 8 * (size_t) i);
+  in.tiled.channels = (SimaChannels) d[DC (channels)];
+  in.tiled.cblock = (flags & SIMA_EV74_DC_FLAG_CBLOCK) != 0;
+  for (i = 0; i < 4; i++) {
+    in.tiled.axes[i] = (int8_t) d[DC (axes) + i];
+    in.tiled.tile_shape[i] =
+        sima_ev74_get_i64 (d, DC (tile_shape) + 8 * (size_t) i);
+  }
+  memset (&out, 0, sizeof out);
+  out.rank = (int) rank;
+  memcpy (out.shape, in.shape, sizeof out.shape);
+  out.dtype = (SimaDType) dtype;
+  out.layout = SIMA_LAYOUT_CONTIGUOUS;
+  if (flags & SIMA_EV74_DC_FLAG_STRIDED) {
+    out.layout = SIMA_LAYOUT_STRIDED;
+    for (i = 0; i < rank; i++)
+      out.strides_bytes[i] = sima_ev74_get_i64 (d, 168 + 8 * (size_t) i);
+  }
+  memset (&req, 0, sizeof req);
+  req.inputs = &in;
+  req.n_inputs = 1;
+  req.outputs = &out;
+  req.n_outputs = 1;
+  st = sima_detesscast_check_inference (&req, &plan);
+  if (!sima_status_is_ok (&st))
+    return;
+  if (strict && (flags & SIMA_EV74_DC_FLAG_STRIDED)
+      && sima_strided_view_is_row_major (&plan.output_view))
+    return;
+  m->flags = flags;
+  m->view = plan.output_view;
+  m->geometry = plan.input_geometry;
+  m->element_count = plan.element_count;
+  m->input_bytes = plan.input_bytes;
+  m->output_bytes = plan.output_bytes;
+  m->in_dtype = SIMA_DTYPE_BFLOAT16;
+  m->out_dtype = (SimaDType) dtype;
+  m->in_scalar = 2;             /* its low and its high byte */
+  m->out_scalar = dtype == SIMA_DTYPE_FLOAT32 ? 4 : 2;
+  m->max_reads = 1;
+  m->single_owner = (flags & SIMA_EV74_DC_FLAG_STRIDED) != 0;
+  m->admitted = 1;
+}
+
 /* The byte rules of docs/ev74-descriptors.md that the admission does not
  * see: version 1, reserved bytes and slots beyond the rank zero, no pack
  * flags but CBLOCK, no CBLOCK with CBLOCKED, no strides for a contiguous input, no CastTess parameters, no
@@ -405,6 +490,14 @@ fields_canonical (const uint8_t *d, const Model *m)
 
   if (sima_ev74_get_u16 (d, SIMA_EV74_OFF_VERSION) != 1)
     return 0;
+  if (m->route == SIMA_EV74_ROUTE_DETESSCAST) {
+    int strided = (m->flags & SIMA_EV74_DC_FLAG_STRIDED) != 0;
+    return sima_ev74_all_zero (d, 59, 5) && sima_ev74_all_zero (d, 116, 4)
+        && sima_ev74_all_zero (d, 160, 8)
+        && sima_ev74_all_zero (d, DC (shape) + 8 * rank, 8 * (6 - rank))
+        && (!strided || sima_ev74_all_zero (d, 168 + 8 * rank,
+                8 * (6 - rank)));
+  }
   if (m->route == SIMA_EV74_ROUTE_DETESSDEQUANT) {
     int strided = (m->flags & SIMA_EV74_DD_FLAG_STRIDED) != 0;
     if (!sima_ev74_all_zero (d, DD (reserved0), 5)
@@ -440,7 +533,7 @@ static void model_build (const uint8_t *d, size_t len, int strict, Model *m);
 
 /* Route 53, from docs/ev74-descriptors.md ("TensorSet v1") restated: the
  * container's fields, members tiling it at 8-byte aligned starts with zero
- * padding, each member a relocatable descriptor of route 49-51 with its own
+ * padding, each member a relocatable descriptor of route 49-52 with its own
  * CRC that its own model admits (strict), offsets below 2^32 and, for a
  * member with bytes on that side, not beyond the container's bound length;
  * then the set rules written out here (not sima_tensor_set_check):
@@ -486,6 +579,7 @@ model_container (const uint8_t *d, size_t len, int strict, Model *m)
       case SIMA_EV74_ROUTE_QUANTTESS:
       case SIMA_EV74_ROUTE_CASTTESS:
       case SIMA_EV74_ROUTE_DETESSDEQUANT:
+      case SIMA_EV74_ROUTE_DETESSCAST:
         break;
       default:
         return;
@@ -501,7 +595,7 @@ model_container (const uint8_t *d, size_t len, int strict, Model *m)
         || (mm->output_bytes > 0 && oo > out_bound))
       return;
     /* tiled side 16, dense side its scalar: pack reads dense, writes tiles */
-    if (mm->route == SIMA_EV74_ROUTE_DETESSDEQUANT
+    if (is_unpack (mm->route)
         ? (mm->input_bytes > 0 && io % 16 != 0)
         || (mm->output_bytes > 0 && oo % mm->out_scalar != 0)
         : (mm->input_bytes > 0 && io % mm->in_scalar != 0)
@@ -551,6 +645,8 @@ model_build (const uint8_t *d, size_t len, int strict, Model *m)
     model_pack (d, len, m);
   else if (m->route == SIMA_EV74_ROUTE_DETESSDEQUANT)
     model_detessdequant (d, len, strict, m);
+  else if (m->route == SIMA_EV74_ROUTE_DETESSCAST)
+    model_detesscast (d, len, strict, m);
   else if (m->route == SIMA_EV74_ROUTE_TENSOR_SET)
     model_container (d, len, strict, m);
   if (m->admitted && strict && !m->is_set && !fields_canonical (d, m))
@@ -633,6 +729,13 @@ fix_descriptor (uint8_t *d, size_t *lenp)
     if ((scale_bits & 0x7f800000u) == 0)
       flags |= SIMA_EV74_DD_FLAG_EXACT_TABLE;
     want = sima_ev74_detessdequant_length (flags, scalar);
+  } else if (route == SIMA_EV74_ROUTE_DETESSCAST) {
+    if (len < SIMA_EV74_OFF_FLAGS + 2)
+      return d;
+    flags = sima_ev74_get_u16 (d, SIMA_EV74_OFF_FLAGS);
+    if (flags & ~(unsigned) SIMA_EV74_DC_FLAGS_KNOWN)
+      return d;
+    want = sima_ev74_detesscast_length (flags);
   } else {
     return d;
   }
@@ -653,7 +756,7 @@ fix_descriptor (uint8_t *d, size_t *lenp)
     return d;
   sima_ev74_put_u64 (d, SIMA_EV74_OFF_INPUT_SPAN, m.input_bytes);
   sima_ev74_put_u64 (d, SIMA_EV74_OFF_OUTPUT_SPAN, m.output_bytes);
-  sima_ev74_put_u64 (d, route == SIMA_EV74_ROUTE_DETESSDEQUANT
+  sima_ev74_put_u64 (d, is_unpack (route)
       ? DD (element_count) : PK (element_count), m.element_count);
   if (sima_ev74_get_u32 (d, SIMA_EV74_OFF_INPUT_LENGTH) < m.input_bytes
       && m.input_bytes <= UINT32_MAX)
@@ -1010,7 +1113,8 @@ map_elements (const Model *m, const uint8_t *in, uint8_t *in_el,
     uint8_t *out_el, uint8_t *exp)
 {
   const SimaTiledGeometry *g = &m->geometry;
-  const int pack = m->route != SIMA_EV74_ROUTE_DETESSDEQUANT;
+  const int pack = !is_unpack (m->route);
+  const int cast = m->route == SIMA_EV74_ROUTE_DETESSCAST;
   const uint64_t planes = (uint64_t) g->element_bytes;
   SimaQuantNumerics numerics;
   SimaTiledWalk walk;
@@ -1026,7 +1130,7 @@ map_elements (const Model *m, const uint8_t *in, uint8_t *in_el,
     return;
   if (m->route == SIMA_EV74_ROUTE_QUANTTESS)
     sima_quanttess_numerics (&m->quant, &numerics);
-  if (!pack) {
+  if (!pack && !cast) {
     uint32_t scale_bits;
     memcpy (&scale_bits, &m->dequant.scale, sizeof scale_bits);
     for (k = 0; k < 256; k++)
@@ -1064,13 +1168,18 @@ map_elements (const Model *m, const uint8_t *in, uint8_t *in_el,
             uint64_t in_off = pack ? dense : tiled;
             uint64_t out_off = pack ? tiled : dense;
             uint64_t hi = planes == 2 ? unit : 0;    /* BF16 high plane */
-            if (in_off + m->in_scalar > m->input_bytes
+            if (in_off + (cast ? hi + 1 : m->in_scalar) > m->input_bytes
                 || out_off + (pack ? hi + 1 : m->out_scalar)
                 > m->output_bytes)
               job_violation ("an element of an admitted job lies outside "
                   "its spans (the core's admission)", m, 0, in_off,
                   out_off);
-            memset (in_el + in_off, 1, m->in_scalar);
+            if (cast) {             /* the two planes of a BF16 value */
+              in_el[in_off] = 1;
+              in_el[in_off + hi] = 1;
+            } else {
+              memset (in_el + in_off, 1, m->in_scalar);
+            }
             if (pack) {
               out_el[out_off] = 1;
               out_el[out_off + hi] = 1;
@@ -1079,7 +1188,19 @@ map_elements (const Model *m, const uint8_t *in, uint8_t *in_el,
             }
             if (in == NULL)
               continue;
-            if (m->route == SIMA_EV74_ROUTE_DETESSDEQUANT) {
+            if (cast) {
+              /* FP32: 00 00 lo hi (bits << 16); BF16: lo hi */
+              uint8_t lo = in[in_off], hb = in[in_off + hi];
+              if (m->out_scalar == 4) {
+                exp[out_off] = 0;
+                exp[out_off + 1] = 0;
+                exp[out_off + 2] = lo;
+                exp[out_off + 3] = hb;
+              } else {
+                exp[out_off] = lo;
+                exp[out_off + 1] = hb;
+              }
+            } else if (m->route == SIMA_EV74_ROUTE_DETESSDEQUANT) {
               for (k = 0; k < (int) m->out_scalar; k++)
                 exp[out_off + (uint64_t) k] =
                     (uint8_t) (table[in[in_off]] >> (8 * k));
@@ -1120,7 +1241,7 @@ static FUZZ_NO_COVERAGE void
 check_job (const Model *m, const Track *t, int whole, const uint8_t *in,
     const uint8_t *out, uint64_t read, uint64_t written)
 {
-  const int pack = m->route != SIMA_EV74_ROUTE_DETESSDEQUANT;
+  const int pack = !is_unpack (m->route);
   const uint64_t want_read = m->element_count * m->in_scalar;
   const uint64_t want_written = pack ? m->output_bytes
       : m->element_count * m->out_scalar;
@@ -1131,8 +1252,8 @@ check_job (const Model *m, const Track *t, int whole, const uint8_t *in,
           || (m->max_reads == 1 ? read != want_read : read < want_read)))
     job_violation (pack ? "the workers together did not write exactly the "
         "output span and read exactly elements x input scalar bytes"
-        : "the workers together did not read exactly element_count bytes "
-        "and write exactly elements x output scalar bytes", m, 0,
+        : "the workers together did not read exactly elements x 1 (INT8) "
+        "or 2 (BF16) bytes and write exactly elements x output scalar bytes", m, 0,
         written != want_written ? written : read,
         written != want_written ? want_written : want_read);
   if (t->in_count == NULL || (read == 0 && written == 0))
@@ -1180,7 +1301,7 @@ check_set (const Track *t, int whole, const uint8_t *in, const uint8_t *out,
   for (k = 0; k < set_model.n; k++) {
     const Model *mm = &set_model.m[k];
     want_read += mm->element_count * mm->in_scalar;
-    want_written += mm->route != SIMA_EV74_ROUTE_DETESSDEQUANT
+    want_written += !is_unpack (mm->route)
         ? mm->output_bytes : mm->element_count * mm->out_scalar;
   }
   if (whole && (written != want_written || read < want_read))
@@ -1241,8 +1362,8 @@ check_run (const SimaStatus *st, const SimaHostHal *h, size_t pending,
   /* a strided DetessDequant output has one owner: worker 0 */
   if (m->admitted && m->single_owner && h->hal.worker_id != 0
       && h->stats.bytes_written != 0)
-    violation ("a worker other than 0 wrote to a strided DetessDequant "
-        "output", st, h);
+    violation ("a worker other than 0 wrote to a strided DetessDequant or "
+        "DetessCast output", st, h);
 }
 
 int

@@ -4,7 +4,8 @@
  *
  *   gen-corpus DIR
  *
- * Valid QuantTess, CastTess and DetessDequant descriptors come from the
+ * Valid QuantTess, CastTess, DetessDequant and DetessCast descriptors come
+ * from the
  * host's own path (admission, encode_relocatable, bind), so they are
  * exactly what the elements submit; the malformed ones are a valid
  * descriptor with one field broken (CRC recomputed unless the CRC is the
@@ -21,6 +22,8 @@
 #include <string.h>
 
 #include <simaai/kernels/ev74/casttess.h>
+#include <simaai/kernels/ev74/detesscast.h>
+#include <simaai/kernels/ev74/detesscast_wire.h>
 #include <simaai/kernels/ev74/detessdequant.h>
 #include <simaai/kernels/ev74/detessdequant_wire.h>
 #include <simaai/kernels/ev74/pack_wire.h>
@@ -1153,6 +1156,293 @@ write_u8_seeds (const char *dir)
   }
 }
 
+/* ---- DetessCast (route 52) --------------------------------------------- */
+
+typedef struct {
+  const char *name;
+  SimaDType dtype;          /* output: FP32 or BF16 */
+  int rank;
+  int64_t shape[6];
+  int8_t axes[4];
+  int64_t tile[4];
+  SimaChannels channels;
+  int cblock;
+  int64_t strides[6];       /* all 0: contiguous */
+  uint8_t b0, b1;
+  uint32_t in_bus, out_bus; /* 0: the defaults */
+} DcCase;
+
+static const DcCase dc_cases[] = {
+  { "f32-hwc-pad16", SIMA_DTYPE_FLOAT32, 3, { 8, 16, 3 }, { -1, 0, 1, 2 },
+    { 1, 4, 8, 16 }, SIMA_CHANNELS_PAD16, 0, { 0 }, B0 (2, 0, 1, 1, 0),
+    B1 (0, 1, 1, 0), 0, 0 },
+  /* NHWC BF16 strided output with a pitched row: one writer */
+  { "bf16-strided-compact-3w", SIMA_DTYPE_BFLOAT16, 4, { 2, 3, 2, 5 },
+    { -1, 1, 2, 3 }, { 1, 2, 2, 4 }, SIMA_CHANNELS_COMPACT, 0,
+    { 128, 32, 12, 2 }, B0 (2, 1, 1, 3, 0), B1 (0, 1, 1, 0), 0, 0 },
+  /* cblock, several 16-channel blocks and a padded last block */
+  { "f32-cblock-c40-2w", SIMA_DTYPE_FLOAT32, 3, { 2, 3, 40 },
+    { -1, 0, 1, 2 }, { 1, 1, 3, 48 }, SIMA_CHANNELS_PAD16, 1, { 0 },
+    B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+  /* planar (channels-first) FP32 output of a cblock input */
+  { "f32-cblock-planar-strided", SIMA_DTYPE_FLOAT32, 4, { 2, 2, 2, 17 },
+    { -1, 1, 2, 3 }, { 1, 1, 2, 32 }, SIMA_CHANNELS_PAD16, 1,
+    { 272, 8, 4, 16 }, B0 (2, 0, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+  /* 9,600 elements: panels of 2,048 on two workers */
+  { "bf16-five-panels-2w", SIMA_DTYPE_BFLOAT16, 3, { 3, 64, 50 },
+    { -1, 0, 1, 2 }, { 1, 8, 8, 50 }, SIMA_CHANNELS_COMPACT, 0, { 0 },
+    B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+  /* rank 6, a depth axis and outer axes */
+  { "f32-rank6-depth", SIMA_DTYPE_FLOAT32, 6, { 2, 1, 3, 2, 4, 17 },
+    { 2, 3, 4, 5 }, { 1, 2, 3, 16 }, SIMA_CHANNELS_PAD16, 0, { 0 },
+    B0 (2, 0, 1, 3, 0), B1 (0, 1, 1, 0), 0, 0 },
+  /* the innermost logical axis is D (C is axis 0): a byte per D plane in
+   * each plane */
+  { "bf16-depth-innermost", SIMA_DTYPE_BFLOAT16, 3, { 4, 5, 6 },
+    { 2, -1, 1, 0 }, { 4, 1, 2, 4 }, SIMA_CHANNELS_PAD16, 0, { 0 },
+    B0 (2, 1, 1, 2, 0), B1 (0, 1, 1, 0), 0, 0 },
+  /* five elements 4 bytes past a 16-byte boundary on four workers */
+  { "f32-tiny-unaligned-4w", SIMA_DTYPE_FLOAT32, 1, { 5 },
+    { -1, -1, -1, 0 }, { 1, 1, 1, 5 }, SIMA_CHANNELS_COMPACT, 0, { 0 },
+    B0 (2, 1, 1, 4, 0), B1 (0, 1, 1, 0), 0, OUT_BUS + 4 },
+  { "bf16-empty", SIMA_DTYPE_BFLOAT16, 3, { 0, 4, 3 }, { -1, 0, 1, 2 },
+    { 1, 2, 2, 3 }, SIMA_CHANNELS_PAD16, 0, { 0 }, B0 (2, 0, 0, 1, 0),
+    B1 (0, 0, 0, 0), 0, 0 },
+  /* 16 KiB of local memory: too small for two panel slot pairs */
+  { "f32-local-16k", SIMA_DTYPE_FLOAT32, 3, { 8, 16, 3 }, { -1, 0, 1, 2 },
+    { 1, 4, 8, 16 }, SIMA_CHANNELS_PAD16, 0, { 0 }, B0 (2, 0, 0, 1, 3),
+    B1 (0, 0, 0, 0), 0, 0 },
+};
+
+enum { DC_DENSE = 0, DC_STRIDED = 1, DC_CBLOCK = 2 };
+
+static void
+encode_dc (const DcCase *c, SimaEv74Descriptor *d)
+{
+  SimaTensorSpec in, out;
+  SimaDetessCastRequest req;
+  SimaDetessCastPlan plan;
+  SimaEv74Binding bi, bo;
+  SimaStatus st;
+
+  memset (&in, 0, sizeof in);
+  in.rank = c->rank;
+  in.dtype = SIMA_DTYPE_BFLOAT16;
+  memcpy (in.shape, c->shape, sizeof in.shape);
+  out = in;
+  in.layout = SIMA_LAYOUT_MLA_TILED;
+  memcpy (in.tiled.axes, c->axes, sizeof in.tiled.axes);
+  memcpy (in.tiled.tile_shape, c->tile, sizeof in.tiled.tile_shape);
+  in.tiled.channels = c->channels;
+  in.tiled.cblock = c->cblock;
+  out.dtype = c->dtype;
+  out.layout = c->strides[0] ? SIMA_LAYOUT_STRIDED : SIMA_LAYOUT_CONTIGUOUS;
+  if (out.layout == SIMA_LAYOUT_STRIDED)
+    memcpy (out.strides_bytes, c->strides, sizeof out.strides_bytes);
+  req.inputs = &in;
+  req.n_inputs = 1;
+  req.outputs = &out;
+  req.n_outputs = 1;
+  st = sima_detesscast_check_inference (&req, &plan);
+  if (!sima_status_is_ok (&st))
+    die (c->name, &st);
+  st = sima_ev74_detesscast_encode_relocatable (&plan, d);
+  if (!sima_status_is_ok (&st))
+    die (c->name, &st);
+  bi.bus_address = c->in_bus ? c->in_bus : IN_BUS;
+  bi.length = plan.input_bytes;
+  bo.bus_address = c->out_bus ? c->out_bus : OUT_BUS;
+  bo.length = plan.output_bytes;
+  st = sima_ev74_descriptor_bind (d, &bi, &bo);
+  if (!sima_status_is_ok (&st))
+    die (c->name, &st);
+}
+
+#define DCO(field) SIMA_EV74_DC_OFF (field)
+
+static const struct {
+  const char *name;
+  unsigned base;
+} dc_mutations[] = {
+  { "flags-unknown-4", DC_DENSE },
+  { "strided-flag-without-strides", DC_DENSE },
+  { "strided-with-row-major-strides", DC_DENSE },
+  { "cblock-with-compact-channels", DC_STRIDED },
+  { "output-dtype-f16", DC_DENSE },
+  { "output-dtype-int8", DC_DENSE },
+  { "output-dtype-uint8", DC_DENSE },
+  { "reserved0-nonzero", DC_DENSE },
+  { "reserved1-nonzero", DC_DENSE },
+  { "reserved2-nonzero", DC_DENSE },
+  { "channels-2", DC_DENSE },
+  { "rank-7", DC_DENSE },
+  { "unused-shape-slot", DC_DENSE },
+  { "element-count-mismatch", DC_DENSE },
+  { "input-span-int8-sized", DC_CBLOCK },
+  { "output-span-mismatch", DC_STRIDED },
+  { "output-misaligned", DC_DENSE },
+  { "input-misaligned", DC_DENSE },
+  { "overlapping-buffers", DC_DENSE },
+  { "unused-stride-slot", DC_STRIDED },
+  { "overlapping-output-strides", DC_STRIDED },
+  { "truncated-167", DC_DENSE },
+  { "version-2", DC_DENSE },
+  { "route-50", DC_DENSE },
+  /* valid once the target's patch bits repaired them */
+  { "stale-fields-patched-by-target", DC_DENSE },
+};
+enum { DC_MUTATIONS = sizeof dc_mutations / sizeof dc_mutations[0],
+  DC_PATCHED = DC_MUTATIONS - 1 };
+
+static size_t
+mutate_dc (unsigned m, uint8_t *b, size_t len)
+{
+  unsigned flags = sima_ev74_get_u16 (b, DCO (flags));
+
+  switch (m) {
+    case 0: sima_ev74_put_u16 (b, DCO (flags), (uint16_t) (flags | 4)); break;
+    case 1: sima_ev74_put_u16 (b, DCO (flags), (uint16_t) (flags | 1)); break;
+    case 2: {                 /* {8,16,3} FP32 row-major: 192, 12, 4 */
+      static const int64_t rm[3] = { 192, 12, 4 };
+      int i;
+      sima_ev74_put_u16 (b, DCO (flags), (uint16_t) (flags | 1));
+      for (i = 0; i < 6; i++)
+        sima_ev74_put_i64 (b, 168 + 8 * (size_t) i, i < 3 ? rm[i] : 0);
+      len = 216;
+      sima_ev74_put_u16 (b, SIMA_EV74_OFF_LENGTH, 216);
+      break;
+    }
+    case 3:
+      sima_ev74_put_u16 (b, DCO (flags), (uint16_t) (flags | 2));
+      b[DCO (channels)] = 0;
+      break;
+    case 4: b[DCO (output_dtype)] = SIMA_DTYPE_FLOAT16; break;
+    case 5: b[DCO (output_dtype)] = SIMA_DTYPE_INT8; break;
+    case 6: b[DCO (output_dtype)] = SIMA_DTYPE_UINT8; break;
+    case 7: b[DCO (reserved0) + 4] = 1; break;
+    case 8: b[DCO (reserved1) + 1] = 1; break;
+    case 9: b[DCO (reserved2) + 7] = 0x80; break;
+    case 10: b[DCO (channels)] = 2; break;
+    case 11: b[DCO (rank)] = 7; break;
+    case 12: sima_ev74_put_i64 (b, DCO (shape) + 8 * 5, 1); break;
+    case 13:
+      sima_ev74_put_u64 (b, DCO (element_count),
+          sima_ev74_get_u64 (b, DCO (element_count)) + 1);
+      break;
+    case 14:
+      sima_ev74_put_u64 (b, SIMA_EV74_OFF_INPUT_SPAN,
+          sima_ev74_get_u64 (b, SIMA_EV74_OFF_INPUT_SPAN) / 2);
+      break;
+    case 15:
+      sima_ev74_put_u64 (b, SIMA_EV74_OFF_OUTPUT_SPAN,
+          sima_ev74_get_u64 (b, SIMA_EV74_OFF_OUTPUT_SPAN) + 2);
+      break;
+    case 16:
+      sima_ev74_put_u64 (b, SIMA_EV74_OFF_OUTPUT_ADDRESS,
+          sima_ev74_get_u64 (b, SIMA_EV74_OFF_OUTPUT_ADDRESS) + 2);
+      break;
+    case 17:
+      sima_ev74_put_u64 (b, SIMA_EV74_OFF_INPUT_ADDRESS,
+          sima_ev74_get_u64 (b, SIMA_EV74_OFF_INPUT_ADDRESS) + 8);
+      break;
+    case 18:
+      sima_ev74_put_u64 (b, SIMA_EV74_OFF_OUTPUT_ADDRESS,
+          sima_ev74_get_u64 (b, SIMA_EV74_OFF_INPUT_ADDRESS) + 16);
+      break;
+    case 19: sima_ev74_put_i64 (b, 168 + 8 * 5, 2); break;
+    case 20: sima_ev74_put_i64 (b, 168 + 8 * 2, 4); break;
+    case 21: len = 167; sima_ev74_put_u16 (b, SIMA_EV74_OFF_LENGTH, 167); break;
+    case 22: sima_ev74_put_u16 (b, DCO (version), 2); break;
+    case 23: sima_ev74_put_u16 (b, SIMA_EV74_OFF_ROUTE, 50); break;
+    default:
+      /* a taller image with stale spans, count, length field and CRC */
+      sima_ev74_put_i64 (b, DCO (shape), sima_ev74_get_i64 (b, DCO (shape))
+          + 5);
+      b[SIMA_EV74_OFF_LENGTH] ^= 0x20;
+      return len;
+  }
+  refresh_crc (b, len);
+  return len;
+}
+
+static SimaDetessCastSetPlan ts_dc;
+
+/* Three DetessCast members as one container: cblock -> FP32, compact ->
+ * pitched BF16, pad16 -> FP32; inputs back to back, outputs with gaps. */
+static void
+encode_dc_set (SimaEv74Descriptor *d)
+{
+  SimaTensorSet in, out;
+  SimaDetessCastSetRequest r = { &in, &out };
+  SimaStatus st;
+
+  memset (&in, 0, sizeof in);
+  memset (&out, 0, sizeof out);
+  in.n_members = out.n_members = 3;
+  in.members[0].spec = ts_tiled (SIMA_DTYPE_BFLOAT16, 2, 3, 40, 1, 3, 48,
+      SIMA_CHANNELS_PAD16);
+  in.members[0].spec.tiled.cblock = 1;
+  out.members[0].spec = ts_dense (SIMA_DTYPE_FLOAT32, 2, 3, 40);
+  in.members[1].spec = ts_tiled (SIMA_DTYPE_BFLOAT16, 4, 4, 6, 1, 4, 6,
+      SIMA_CHANNELS_COMPACT);
+  in.members[1].offset = 576;
+  out.members[1].spec = ts_dense (SIMA_DTYPE_BFLOAT16, 4, 4, 6);
+  out.members[1].spec.layout = SIMA_LAYOUT_STRIDED;
+  out.members[1].spec.strides_bytes[0] = 70;
+  out.members[1].spec.strides_bytes[1] = 16;
+  out.members[1].spec.strides_bytes[2] = 2;
+  out.members[1].offset = 996;
+  in.members[2].spec = ts_tiled (SIMA_DTYPE_BFLOAT16, 3, 5, 3, 2, 2, 2,
+      SIMA_CHANNELS_PAD16);
+  in.members[2].offset = 768;
+  out.members[2].spec = ts_dense (SIMA_DTYPE_FLOAT32, 3, 5, 3);
+  out.members[2].offset = 1296;
+  st = sima_detesscast_set_check_inference (&r, &ts_dc);
+  if (st.code == SIMA_OK)
+    st = sima_ev74_detesscast_set_encode_relocatable (&ts_dc, d);
+  if (st.code != SIMA_OK)
+    die ("DetessCast set", &st);
+  ts_bind (d, ts_dc.input_bytes, ts_dc.output_bytes);
+}
+
+static void
+write_dc_seeds (const char *dir)
+{
+  static SimaEv74Descriptor d;
+  char name[128];
+  unsigned i;
+
+  for (i = 0; i < sizeof dc_cases / sizeof dc_cases[0]; i++) {
+    uint8_t prefix[6] = { dc_cases[i].b0, dc_cases[i].b1, FOLLOW_IN,
+      FOLLOW_OUT, 0, (uint8_t) (200 + i) };
+    encode_dc (&dc_cases[i], &d);
+    snprintf (name, sizeof name, "valid-dc-%02u-%s", i, dc_cases[i].name);
+    write_seed (dir, name, prefix, d.bytes, d.length);
+  }
+  for (i = 0; i < DC_MUTATIONS; i++) {
+    int patched = i >= DC_PATCHED;
+    uint8_t prefix[6] = { B0 (2, i & 1, patched, 1 + patched, 0),
+      B1 (0, patched, patched, 0), FOLLOW, 0, (uint8_t) (220 + i) };
+    size_t len;
+    encode_dc (&dc_cases[dc_mutations[i].base], &d);
+    len = mutate_dc (i, d.bytes, d.length);
+    snprintf (name, sizeof name, "malformed-dc-%02u-%s", i,
+        dc_mutations[i].name);
+    write_seed (dir, name, prefix, d.bytes, len);
+  }
+  {
+    uint8_t prefix[6] = { B0 (2, 1, 0, 3, 0), B1 (0, 1, 0, 0), FOLLOW_IN,
+      FOLLOW_OUT, 0, 250 };
+    encode_dc_set (&d);
+    write_seed (dir, "valid-ts-dc-00-3-members", prefix, d.bytes, d.length);
+    /* member 1 moved to an input offset that is not 16-aligned */
+    sima_ev74_put_u64 (d.bytes, 64 + 24, 584);
+    refresh_crc (d.bytes, d.length);
+    write_seed (dir, "malformed-ts-dc-00-member-misaligned", prefix,
+        d.bytes, d.length);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1244,5 +1534,6 @@ main (int argc, char **argv)
   }
   write_cblock_seeds (argv[1]);
   write_u8_seeds (argv[1]);
+  write_dc_seeds (argv[1]);
   return 0;
 }

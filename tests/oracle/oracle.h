@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * oracle.h - the independent test oracle for QuantTess, CastTess and
- * DetessDequant.
+ * oracle.h - the independent test oracle for QuantTess, CastTess,
+ * DetessDequant and DetessCast.
  *
  * This is the project's deliberate second copy of every numerical and layout
  * rule (DESIGN.md section 2, "one source of truth ... the tests' independent
@@ -108,6 +108,18 @@ void oracle_detessdequant_conv (const SimaTensorSpec *in, const void *in_data,
                                 int32_t zero_point, int divide,
                                 uint8_t *out_data);
 
+/* DetessCast (docs/detesscast.md): BF16 MlaTiled input (byte planes,
+ * compact or pad16, cblock) to FP32 or BF16 output of the same logical
+ * shape, contiguous or strided. Each element's two bytes are picked out of
+ * the tiles by the oracle's own placement (low byte at
+ * oracle_element_offset, high byte stored_channels or, with cblock, 16
+ * bytes later) and the output is assembled byte by byte: FP32 output bytes
+ * 00 00 lo hi (the BF16 bits << 16, NaN payloads kept), BF16 output bytes
+ * lo hi. Only logical elements are read and written (input padding and
+ * gaps ignored, output holes untouched). */
+void oracle_detesscast (const SimaTensorSpec *in, const void *in_data,
+                        const SimaTensorSpec *out, uint8_t *out_data);
+
 /* ---- tensor sets (oracle_sets.c) -------------------------------------- */
 
 /* A set is n members (at most ORACLE_SET_MAX), member i being specs[i] at
@@ -139,6 +151,11 @@ void oracle_detessdequant_set (int n, const SimaTensorSpec *in_specs,
                                const uint64_t *out_offsets, uint8_t *out_buf,
                                const float *scales, const int32_t *zero_points,
                                const int *divides);
+
+void oracle_detesscast_set (int n, const SimaTensorSpec *in_specs,
+                            const uint64_t *in_offsets, const uint8_t *in_buf,
+                            const SimaTensorSpec *out_specs,
+                            const uint64_t *out_offsets, uint8_t *out_buf);
 
 /* Guard bytes: the expected value of byte i of a buffer is
  * pattern[i % pattern_len] (pattern_len >= 1; one byte for a constant). */

@@ -493,3 +493,37 @@ oracle_detessdequant_conv (const SimaTensorSpec *in, const void *in_data,
     }
   }
 }
+
+void
+oracle_detesscast (const SimaTensorSpec *in, const void *in_data,
+                   const SimaTensorSpec *out, uint8_t *out_data)
+{
+  int64_t count = element_count (in);
+  int64_t coords[SIMA_MAX_RANK];
+  const uint8_t *src = (const uint8_t *) in_data;
+  TiledGeo g;
+
+  if (count == 0)
+    return;
+  tiled_geo (in, &g);           /* bpe 2: the input is BF16 byte planes */
+
+  /* Only the two bytes of each logical element are read (channel padding
+   * and alignment gaps never are); only its output bytes are written. No
+   * arithmetic on the value at all: the bytes are moved into place. */
+  for (int64_t i = 0; i < count; i++) {
+    unravel (in, i, coords);
+    TiledPos pos = tiled_pos (in, &g, coords);
+    uint8_t lo = src[pos.offset], hi = src[pos.offset + pos.hi_dist];
+    uint8_t *dst = out_data + view_offset (out, coords);
+    if (out->dtype == SIMA_DTYPE_FLOAT32) {
+      /* little-endian binary32 whose upper half is the BF16 pattern */
+      dst[0] = 0;
+      dst[1] = 0;
+      dst[2] = lo;
+      dst[3] = hi;
+    } else {
+      dst[0] = lo;
+      dst[1] = hi;
+    }
+  }
+}

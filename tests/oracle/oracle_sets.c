@@ -52,6 +52,17 @@ oracle_detessdequant_set (int n, const SimaTensorSpec *in_specs,
 }
 
 void
+oracle_detesscast_set (int n, const SimaTensorSpec *in_specs,
+                       const uint64_t *in_offsets, const uint8_t *in_buf,
+                       const SimaTensorSpec *out_specs,
+                       const uint64_t *out_offsets, uint8_t *out_buf)
+{
+  for (int i = 0; i < n; i++)
+    oracle_detesscast (&in_specs[i], in_buf + in_offsets[i], &out_specs[i],
+                       out_buf + out_offsets[i]);
+}
+
+void
 oracle_guard_fill (uint8_t *buf, uint64_t buf_bytes, const uint8_t *pattern,
                    size_t pattern_len)
 {

@@ -1450,6 +1450,237 @@ test_empty (void)
   report ("layout: empty tensors need 0 bytes and write nothing");
 }
 
+/* ---- DetessCast ----------------------------------------------------------- */
+
+/* A 2x2-pixel tile, [H=2, W=2, C=3] with tile {1,2,2,16}: compact S = 3,
+ * pixel p's low bytes at 6p..6p+2, high bytes at 6p+3..6p+5, payload 24,
+ * span 32 (bytes 24..31 an alignment gap); pad16 S = 16, low at 32p + c,
+ * high at 32p + 16 + c, 128 bytes. The twelve BF16 values include a quiet
+ * NaN with a payload (0x7FC1), a signalling NaN (0xFF81), -0 (0x8000), +0,
+ * the smallest subnormals (0x0001, 0x807F), inf, -inf and normals. Every
+ * expected byte is spelled out below, not computed from the placement. */
+static void
+test_detesscast_hand (void)
+{
+  static const uint16_t v[12] = {
+    0x3F80, 0x7FC1, 0x8000, 0x0001, 0xFF81, 0x807F,
+    0x7F80, 0xFF80, 0x0000, 0xC2F7, 0x4049, 0x0080 };
+  const int64_t shape[3] = { 2, 2, 3 };
+  const int8_t axes[4] = { -1, 0, 1, 2 };
+  const int64_t tile[4] = { 1, 2, 2, 16 };
+  /* compact: pixel p = 0..3 is (h, w) = (p/2, p%2), element index 3p + c */
+  static const uint8_t compact[32] = {
+    0x80, 0xC1, 0x00, 0x3F, 0x7F, 0x80,     /* p0 lo c0-2, hi c0-2 */
+    0x01, 0x81, 0x7F, 0x00, 0xFF, 0x80,     /* p1 */
+    0x80, 0x80, 0x00, 0x7F, 0xFF, 0x00,     /* p2 */
+    0xF7, 0x49, 0x80, 0xC2, 0x40, 0x00,     /* p3 */
+    0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE, 0xEE };  /* gap: ignored */
+  SimaTensorSpec in = tiled (3, shape, B, axes, tile, SIMA_CHANNELS_COMPACT);
+  SimaTensorSpec of = dense (3, shape, F), ob = dense (3, shape, B);
+  uint32_t f32[12];
+  uint16_t b16[12];
+  uint8_t pad[128];
+
+  CHECK (oracle_required_bytes (&in) == 32, "compact size %llu",
+         (unsigned long long) oracle_required_bytes (&in));
+  oracle_detesscast (&in, compact, &of, (uint8_t *) f32);
+  oracle_detesscast (&in, compact, &ob, (uint8_t *) b16);
+  for (int i = 0; i < 12; i++) {
+    CHECK (f32[i] == (uint32_t) v[i] * 65536u, "compact fp32 %d: %#x", i,
+           f32[i]);
+    CHECK (b16[i] == v[i], "compact bf16 %d: %#x", i, b16[i]);
+  }
+  /* spelled out: the NaN payload survives, -0 stays -0, subnormals exact */
+  CHECK (f32[1] == 0x7FC10000u && f32[4] == 0xFF810000u &&
+         f32[2] == 0x80000000u && f32[3] == 0x00010000u &&
+         f32[5] == 0x807F0000u, "special values");
+  CHECK (isnan (float_of (f32[1])) && signbit (float_of (f32[2])) &&
+         float_of (f32[2]) == 0.0f && float_of (f32[3]) == 0x1p-133f &&
+         float_of (f32[5]) == -0x7Fp-133f && float_of (f32[9]) == -123.5f &&
+         float_of (f32[10]) == 3.140625f, "values as floats");
+
+  /* pad16: lanes 3..15 of both planes are padding (garbage, ignored) */
+  SimaTensorSpec in16 = in;
+  in16.tiled.channels = SIMA_CHANNELS_PAD16;
+  memset (pad, 0xA7, sizeof pad);
+  for (int p = 0; p < 4; p++)
+    for (int c = 0; c < 3; c++) {
+      pad[32 * p + c] = compact[6 * p + c];
+      pad[32 * p + 16 + c] = compact[6 * p + 3 + c];
+    }
+  CHECK (pad[0] == 0x80 && pad[16] == 0x3F && pad[33] == 0x81 &&
+         pad[49] == 0xFF && pad[98] == 0x80 && pad[114] == 0x00,
+         "pad16 hand map");
+  CHECK (oracle_required_bytes (&in16) == 128, "pad16 size");
+  memset (f32, 0, sizeof f32);
+  memset (b16, 0, sizeof b16);
+  oracle_detesscast (&in16, pad, &of, (uint8_t *) f32);
+  oracle_detesscast (&in16, pad, &ob, (uint8_t *) b16);
+  for (int i = 0; i < 12; i++)
+    CHECK (f32[i] == (uint32_t) v[i] << 16 && b16[i] == v[i], "pad16 %d", i);
+
+  /* cblock, [H=2, W=2, C=20], tile {1,2,2,32}: block 0 (c 0-15) is bytes
+   * 0..127 (pixel p at 32p, high plane 16 later), block 1 (c 16-19 and
+   * padding) bytes 128..255. Element (p, c) value: hi = p*20 + c + 1,
+   * lo = 0x80 + p*20 + c; here placed by hand. */
+  const int64_t s20[3] = { 2, 2, 20 };
+  const int64_t t32[4] = { 1, 2, 2, 32 };
+  SimaTensorSpec cb = tiled (3, s20, B, axes, t32, SIMA_CHANNELS_PAD16);
+  cb.tiled.cblock = 1;
+  uint8_t cbuf[256];
+  uint32_t cf[80];
+  uint16_t cbf[80];
+  memset (cbuf, 0x5C, sizeof cbuf);
+  for (int p = 0; p < 4; p++)
+    for (int c = 0; c < 20; c++) {
+      int lo = (c / 16) * 128 + p * 32 + c % 16;
+      cbuf[lo] = (uint8_t) (0x80 + p * 20 + c);
+      cbuf[lo + 16] = (uint8_t) (p * 20 + c + 1);
+    }
+  CHECK (cbuf[128] == 0x90 && cbuf[144] == 17 && cbuf[227] == 0xCF &&
+         cbuf[243] == 80, "cblock hand map");
+  SimaTensorSpec cf_spec = dense (3, s20, F), cb_spec = dense (3, s20, B);
+  oracle_detesscast (&cb, cbuf, &cf_spec, (uint8_t *) cf);
+  oracle_detesscast (&cb, cbuf, &cb_spec, (uint8_t *) cbf);
+  for (int i = 0; i < 80; i++) {
+    uint16_t want = (uint16_t) ((i + 1) << 8 | (0x80 + i));
+    CHECK (cbf[i] == want && cf[i] == (uint32_t) want << 16,
+           "cblock element %d: %#x / %#x", i, cbf[i], cf[i]);
+  }
+  CHECK (cf[36] == 0x25A40000u && cbf[79] == 0x50CF, "cblock spelled out");
+  report ("detesscast: hand-computed 2x2 tile (compact, pad16, cblock), "
+          "NaN payloads, -0, subnormal BF16");
+}
+
+/* A strided output with holes: only the logical elements' bytes change. */
+static void
+test_detesscast_strided_holes (void)
+{
+  const int64_t shape[2] = { 3, 5 };
+  const int8_t axes[4] = { -1, -1, 0, 1 };
+  const int64_t tile[4] = { 1, 1, 2, 4 };
+  SimaTensorSpec in = tiled (2, shape, B, axes, tile, SIMA_CHANNELS_PAD16);
+  SimaTensorSpec out = dense (2, shape, F);
+  out.layout = SIMA_LAYOUT_STRIDED;
+  out.strides_bytes[0] = 28;                /* 5 x 4 + 8 bytes of holes */
+  out.strides_bytes[1] = 4;
+  uint64_t isz = oracle_required_bytes (&in);
+  uint8_t src[512], buf[128];
+  int64_t coords[2];
+  for (uint64_t i = 0; i < isz; i++)
+    src[i] = (uint8_t) rnd ();
+  memset (buf, 0x6B, sizeof buf);
+  CHECK (oracle_required_bytes (&out) == 76, "strided size");
+  oracle_detesscast (&in, src, &out, buf);
+  for (int i = 0; i < 128; i++) {
+    int row = i / 28, col = i % 28;
+    if (row < 3 && col < 20) {
+      coords[0] = row;
+      coords[1] = col / 4;
+      int64_t lo = oracle_element_offset (&in, coords);
+      /* pad16, S = 16: the high byte is 16 after the low one */
+      uint8_t want = col % 4 == 2 ? src[lo] : col % 4 == 3 ? src[lo + 16] : 0;
+      CHECK (buf[i] == want, "element byte %d", i);
+    } else {
+      CHECK (buf[i] == 0x6B, "hole byte %d written", i);
+    }
+  }
+  uint8_t guard = 0x77;
+  SimaTensorSpec e = in;
+  e.shape[0] = 0;
+  oracle_detesscast (&e, NULL, &out, &guard);
+  CHECK (guard == 0x77 && oracle_required_bytes (&e) == 0, "empty");
+  report ("detesscast: strided FP32 output, holes untouched; empty writes "
+          "nothing");
+}
+
+/* CastTess BF16 -> tiles, then DetessCast back: the identity on the BF16
+ * bits (random geometries, compact/pad16/cblock, random input views and
+ * random output views), and FP32 output = bits << 16. Tiles start as
+ * garbage so that any padding read would show. */
+static void
+test_detesscast_identity (int cblock)
+{
+  int cases = 0;
+  for (int iter = 0; iter < 600; iter++) {
+    SimaTensorSpec t = random_tiled (B, cblock);
+    SimaTensorSpec in = t;
+    in.layout = SIMA_LAYOUT_CONTIGUOUS;
+    memset (in.strides_bytes, 0, sizeof in.strides_bytes);
+    randomize_view (&in);
+    SimaTensorSpec back = in;                 /* same view, read back */
+    SimaTensorSpec fv = dense (t.rank, t.shape, F);
+    randomize_view (&fv);
+    uint64_t isz = oracle_required_bytes (&in);
+    uint64_t tsz = oracle_required_bytes (&t);
+    uint64_t fsz = oracle_required_bytes (&fv);
+    uint8_t *src = malloc ((size_t) isz), *tl = malloc ((size_t) tsz);
+    uint8_t *bk = malloc ((size_t) isz), *f = malloc ((size_t) fsz);
+    for (uint64_t i = 0; i < isz; i++)
+      src[i] = (uint8_t) rnd ();
+    memcpy (bk, src, (size_t) isz);
+    oracle_casttess (&in, src, &t, tl);
+    /* Which tile bytes hold element bytes: cast the bitwise complement of
+     * the input too; exactly the element bytes differ. Every other byte
+     * (channel padding of both planes, alignment gaps) becomes garbage, so
+     * any read of it by the read-back would show. */
+    {
+      uint8_t *inv = malloc ((size_t) isz), *tl2 = malloc ((size_t) tsz);
+      for (uint64_t i = 0; i < isz; i++)
+        inv[i] = (uint8_t) ~src[i];
+      oracle_casttess (&in, inv, &t, tl2);
+      for (uint64_t i = 0; i < tsz; i++)
+        if (tl[i] == tl2[i])
+          tl[i] = (uint8_t) rnd ();
+      free (inv), free (tl2);
+    }
+    int64_t count = 1, coords[SIMA_MAX_RANK];
+    for (int i = 0; i < t.rank; i++)
+      count *= t.shape[i];
+    /* zero the element bytes of bk, then read back into them */
+    for (int64_t idx = 0; idx < count; idx++) {
+      unravel (&in, idx, coords);
+      int64_t off = 0;
+      if (in.layout == SIMA_LAYOUT_STRIDED)
+        for (int i = 0; i < in.rank; i++)
+          off += coords[i] * in.strides_bytes[i];
+      else
+        off = 2 * idx;
+      bk[off] = bk[off + 1] = 0;
+    }
+    oracle_detesscast (&t, tl, &back, bk);
+    check_bytes (bk, src, (size_t) isz, "casttess then detesscast");
+    memset (f, 0xD2, (size_t) fsz);
+    oracle_detesscast (&t, tl, &fv, f);
+    for (int64_t idx = 0; idx < count; idx++) {
+      int64_t io = 0, fo = 0;
+      unravel (&in, idx, coords);
+      for (int i = 0; i < in.rank; i++) {
+        io += coords[i] * (in.layout == SIMA_LAYOUT_STRIDED
+            ? in.strides_bytes[i] : 0);
+        fo += coords[i] * (fv.layout == SIMA_LAYOUT_STRIDED
+            ? fv.strides_bytes[i] : 0);
+      }
+      if (in.layout != SIMA_LAYOUT_STRIDED)
+        io = 2 * idx;
+      if (fv.layout != SIMA_LAYOUT_STRIDED)
+        fo = 4 * idx;
+      uint16_t bits = (uint16_t) (src[io] | src[io + 1] << 8);
+      uint32_t got;
+      memcpy (&got, f + fo, 4);
+      CHECK (got == (uint32_t) bits << 16, "iter %d elem %lld: %#x vs %#x",
+             iter, (long long) idx, got, bits);
+    }
+    cases++;
+    free (src), free (tl), free (bk), free (f);
+  }
+  CHECK (cases == 600, "cases %d", cases);
+  report (cblock ? "detesscast: casttess-then-detesscast identity on BF16, "
+          "600 random cblock geometries, FP32 = bits << 16"
+          : "detesscast: casttess-then-detesscast identity on BF16, 600 "
+          "random compact/pad16 geometries, FP32 = bits << 16");
+}
+
 int
 main (void)
 {
@@ -1477,6 +1708,10 @@ main (void)
   test_random_tiled (0, 1);
   test_random_tiled (1, 1);
   test_empty ();
+  test_detesscast_hand ();
+  test_detesscast_strided_holes ();
+  test_detesscast_identity (0);
+  test_detesscast_identity (1);
   printf ("1..%d\n", n_tests);
   return n_failed ? 1 : 0;
 }

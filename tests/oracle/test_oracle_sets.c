@@ -349,6 +349,70 @@ test_detessdequant_set (void)
   report ("sets: 3-member DetessDequant set equals single calls at offsets");
 }
 
+/* DetessCast: member 0 BF16 pad16 cblock [H=2,W=3,C=40] tile {1,1,3,48}
+ * -> FP32; member 1 BF16 compact [4,4,6] tile {1,1,4,6} -> BF16 pitched
+ * (holes); member 2 BF16 pad16 [W=5,C=3] tile {1,1,2,2} -> FP32. Inputs
+ * back to back (16-aligned spans), outputs with guard gaps. */
+static void
+test_detesscast_set (void)
+{
+  const int64_t s0[3] = { 2, 3, 40 }, s1[3] = { 4, 4, 6 }, s2[2] = { 5, 3 };
+  const int8_t a3[4] = { -1, 0, 1, 2 }, a2[4] = { -1, -1, 0, 1 };
+  const int64_t t0[4] = { 1, 1, 3, 48 }, t1[4] = { 1, 1, 4, 6 },
+      t2[4] = { 1, 1, 2, 2 };
+  SimaTensorSpec in[3] = {
+    tiled (3, s0, SIMA_DTYPE_BFLOAT16, a3, t0, SIMA_CHANNELS_PAD16, 1),
+    tiled (3, s1, SIMA_DTYPE_BFLOAT16, a3, t1, SIMA_CHANNELS_COMPACT, 0),
+    tiled (2, s2, SIMA_DTYPE_BFLOAT16, a2, t2, SIMA_CHANNELS_PAD16, 0) };
+  SimaTensorSpec out[3] = { dense (3, s0, SIMA_DTYPE_FLOAT32),
+                            dense (3, s1, SIMA_DTYPE_BFLOAT16),
+                            dense (2, s2, SIMA_DTYPE_FLOAT32) };
+  out[1].layout = SIMA_LAYOUT_STRIDED;
+  out[1].strides_bytes[2] = 2;
+  out[1].strides_bytes[1] = 16;
+  out[1].strides_bytes[0] = 70;
+  uint64_t isz[3], osz[3], in_off[3], out_off[3], ipos = 0, opos = 7;
+  for (int i = 0; i < 3; i++) {
+    isz[i] = oracle_required_bytes (&in[i]);
+    osz[i] = oracle_required_bytes (&out[i]);
+    in_off[i] = ipos;
+    ipos += isz[i];
+    out_off[i] = opos;
+    opos += osz[i] + 13;
+  }
+  /* 2 rows x 3 px x 48 stored x 2 planes = 576; 4 rows x 4 px x 6 x 2 =
+   * 192; C tiles of 2 (pad16, 16 stored): 2 C tiles x (2+2+1 px) x 32 */
+  CHECK (isz[0] == 576 && isz[1] == 192 && isz[2] == 320, "input sizes "
+         "%llu %llu %llu", (unsigned long long) isz[0],
+         (unsigned long long) isz[1], (unsigned long long) isz[2]);
+  uint8_t *src = malloc (ipos), *got = malloc (opos), *want = malloc (opos);
+  fill_random (src, ipos);
+  oracle_guard_fill (got, opos, guard3, 3);
+  oracle_guard_fill (want, opos, guard3, 3);
+  oracle_detesscast_set (3, in, in_off, src, out, out_off, got);
+  for (int i = 0; i < 3; i++)
+    oracle_detesscast (&in[i], src + in_off[i], &out[i], want + out_off[i]);
+  check_bytes (got, want, (size_t) opos, "detesscast set vs singles");
+  CHECK (oracle_guard_check (got, opos, 3, out, out_off, guard3, 3) == -1,
+         "guard bytes touched");
+  CHECK (got[out_off[1] + 12] == guard3[(out_off[1] + 12) % 3], "hole");
+  /* member 0 element (1,2,33): row 1 at 288, pixel 2 of its tile, block 2
+   * of 3 (P = 3): low 288 + 2*3*32 + 2*32 + 1 = 545, high 16 later */
+  uint32_t v;
+  memcpy (&v, got + out_off[0] + 4 * ((1 * 3 + 2) * 40 + 33), 4);
+  CHECK (v == ((uint32_t) src[545] << 16 | (uint32_t) src[561] << 24),
+         "member 0 element (1,2,33): %#x", v);
+  /* member 2 element (w=3, c=2): W tile 1 (w 2-3), C tile 1 (c 2, one
+   * channel stored as 16): C tile 0 spans 2+2+1 px x 32 = 160, then W tile
+   * 0 of C tile 1 is 64: 160 + 64 + pixel 1 x 32 = 256 */
+  memcpy (&v, got + out_off[2] + 4 * (3 * 3 + 2), 4);
+  CHECK (v == ((uint32_t) src[in_off[2] + 256] << 16
+               | (uint32_t) src[in_off[2] + 272] << 24),
+         "member 2 element (3,2): %#x", v);
+  free (src), free (got), free (want);
+  report ("sets: 3-member DetessCast set equals single calls at offsets");
+}
+
 /* SiMa's YOLOv8n buffer (shared/INTEROP.md section 2): six INT8 pad16 heads,
  * one image row per tile, back to back, 1,209,600 bytes. Sizes only (the
  * full buffer is large); then a scaled-down six-head set, divide convention
@@ -530,6 +594,7 @@ main (void)
   test_casttess_set ();
   test_u8_sets ();
   test_detessdequant_set ();
+  test_detesscast_set ();
   test_yolov8n_set ();
   test_sixteen_and_empty ();
   test_guard_checker ();

@@ -7,7 +7,8 @@
  * container: the common header (bound to the set's whole input and output
  * buffers, spans = the sets' capacities), a member table (input and output
  * offset of each member) and every member's own relocatable descriptor
- * (QuantTess, CastTess or DetessDequant v1, unchanged). The firmware checks
+ * (QuantTess, CastTess, DetessDequant or DetessCast v1, unchanged; the
+ * DetessCast set encoders are declared in detesscast.h). The firmware checks
  * the container, binds each member to base + offset itself, validates each
  * member exactly as a single job, rebuilds the two tensor sets and runs the
  * core's sima_tensor_set_check on them, and only then runs the members: one

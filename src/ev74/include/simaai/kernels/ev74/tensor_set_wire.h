@@ -15,8 +15,8 @@
  *        +16  u16 member descriptor length
  *        +18  u8[6] reserved, 0
  *   64 + 24 * count
- *       the member descriptors, in table order: QuantTess, CastTess or
- *       DetessDequant v1 exactly as their own encoders write them
+ *       the member descriptors, in table order: QuantTess, CastTess,
+ *       DetessDequant or DetessCast v1 exactly as their own encoders write them
  *       (relocatable: relocation block zero; own CRC). Member k starts at the
  *       end of member k-1 rounded up to 8 bytes (the first one right after
  *       the table), padding bytes are zero, and the container ends exactly
