@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * gstsimabasetransform.h - GstSimaBaseTransform, the abstract base of
- * simaquanttess, simacasttess and simadetessdequant.
+ * simaquanttess, simacasttess, simadetessdequant and simadetesscast.
  *
  * It holds what the three share: the backend, fallback, device and timeout
  * properties; opening the EV74 and probing the operation's capability in

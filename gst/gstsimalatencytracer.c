@@ -4,8 +4,8 @@
  * @title: simalatency
  * @short_description: per-buffer latency of the simakernels converters
  *
- * For every buffer that simaquanttess, simacasttess or simadetessdequant
- * pushes, the tracer logs one `simalatency` record: the element's wall
+ * For every buffer that simaquanttess, simacasttess, simadetessdequant or
+ * simadetesscast pushes, the tracer logs one `simalatency` record: the element's wall
  * latency (from the moment the buffer entered its sink pad to the moment
  * the result left its src pad) and the timing meta the element attached
  * (operation, backend, device or CPU processing time, host CPU time,

@@ -255,6 +255,64 @@ gst_sima_tiling_transform_caps (GstPadDirection direction, GstCaps * caps,
   return result;
 }
 
+/* transform_caps of the consumers of tiles (simadetessdequant,
+ * simadetesscast). A set stays a set, twice: with the template's choices
+ * as one value for every member (preferred), and with dtype and layout
+ * open for a peer that gives one entry per member. Offsets are each
+ * side's own. */
+GstCaps *
+gst_sima_untiling_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter,
+    const gchar * sink_dialects, const gchar * src_dialects)
+{
+  GstPad *other = direction == GST_PAD_SINK
+      ? GST_BASE_TRANSFORM_SRC_PAD (trans) : GST_BASE_TRANSFORM_SINK_PAD (trans);
+  GstCaps *templ = gst_pad_get_pad_template_caps (other);
+  const GstStructure *single = gst_caps_get_structure (templ, 0);
+  GstCaps *result = gst_caps_new_empty ();
+  /* SiMa's dialects in: what they stand for (gstsimadialect.c) */
+  GstCaps *canonical = gst_sima_dialect_caps_to_canonical (caps);
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (canonical); i++) {
+    const GstStructure *s = gst_caps_get_structure (canonical, i);
+    const GValue *shape = gst_structure_get_value (s, "shape");
+    GstStructure *one = gst_structure_copy (single);
+
+    if (shape != NULL)
+      gst_structure_set_value (one, "shape", shape);
+    if (gst_structure_has_field (s, "framerate"))
+      gst_structure_set_value (one, "framerate", gst_structure_get_value (s,
+              "framerate"));
+    if (gst_sima_caps_is_set (s)) {
+      GstStructure *open = gst_structure_new (GST_SIMA_TENSOR_MEDIA_TYPE,
+          "representation", G_TYPE_STRING, GST_SIMA_TENSOR_SET_REPRESENTATION,
+          NULL);
+      if (shape != NULL)
+        gst_structure_set_value (open, "shape", shape);
+      gst_structure_set (one, "representation", G_TYPE_STRING,
+          GST_SIMA_TENSOR_SET_REPRESENTATION, NULL);
+      result = gst_caps_merge_structure (result, one);
+      result = gst_caps_merge_structure (result, open);
+    } else {
+      result = gst_caps_merge_structure (result, one);
+    }
+  }
+  gst_caps_unref (templ);
+  gst_caps_unref (canonical);
+  /* and out, last, for a peer that speaks them */
+  if (!gst_caps_is_any (result))
+    gst_caps_append (result, gst_caps_from_string (direction == GST_PAD_SINK
+            ? src_dialects : sink_dialects));
+  if (filter != NULL) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, result,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (result);
+    result = tmp;
+  }
+  return result;
+}
+
 /* Enough for every list a real downstream offers (a few tilings times two
  * channel modes); bounds the work when a caps string is pathological. */
 #define MAX_CANDIDATES 256

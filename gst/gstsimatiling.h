@@ -13,6 +13,7 @@
 #ifndef GST_SIMA_TILING_H
 #define GST_SIMA_TILING_H
 
+#include <gst/base/gstbasetransform.h>
 #include <gst/gst.h>
 #include <simaai/kernels/tensor_set.h>
 #include <simaai/kernels/types.h>
@@ -47,6 +48,15 @@ void gst_sima_tiling_props_init (GstSimaTilingProps * t);
 /* transform_caps for dense input -> tiles of out_dtype (and back). */
 GstCaps *gst_sima_tiling_transform_caps (GstPadDirection direction,
     GstCaps * caps, GstCaps * filter, const gchar * out_dtype);
+
+/* transform_caps for an element that reads tiles and writes dense
+ * tensors: the other side is the other pad template's first structure
+ * with this side's shape (and representation, framerate); the SiMa
+ * dialect structures of the other side (sink_dialects when going towards
+ * the sink, src_dialects towards the source) are appended last. */
+GstCaps *gst_sima_untiling_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter,
+    const gchar * sink_dialects, const gchar * src_dialects);
 
 /* The core's admission of in -> out with the element's current parameters,
  * run on a plan of its own (never the element's negotiated one). TRUE when

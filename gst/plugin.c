@@ -10,6 +10,7 @@
 #include <gst/gst.h>
 
 #include "gstsimacasttess.h"
+#include "gstsimadetesscast.h"
 #include "gstsimadetessdequant.h"
 #include "gstsimalatencytracer.h"
 #include "gstsimaquanttess.h"
@@ -23,6 +24,7 @@ plugin_init (GstPlugin * plugin)
   ok |= GST_ELEMENT_REGISTER (simaquanttess, plugin);
   ok |= GST_ELEMENT_REGISTER (simacasttess, plugin);
   ok |= GST_ELEMENT_REGISTER (simadetessdequant, plugin);
+  ok |= GST_ELEMENT_REGISTER (simadetesscast, plugin);
   ok |= GST_ELEMENT_REGISTER (simatensorsrc, plugin);
   /* a plugin that half registered would look complete in gst-inspect */
   ok &= gst_tracer_register (plugin, "simalatency",
@@ -32,5 +34,5 @@ plugin_init (GstPlugin * plugin)
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, simakernels,
     "SiMa.ai MLA boundary tensor conversions (QuantTess, CastTess, "
-    "DetessDequant) on the EV74 and the A65", plugin_init, PACKAGE_VERSION,
+    "DetessDequant, DetessCast) on the EV74 and the A65", plugin_init, PACKAGE_VERSION,
     "LGPL", PACKAGE_NAME, PACKAGE_ORIGIN)

@@ -7,7 +7,7 @@
  *       IN and OUT hold FP32 tensors (the source's and the round trip's):
  *       every value must come back within half a step (S = 1/multiplier).
  *   sima-tensor-check OP --in-caps CAPS --out-caps CAPS [PARAMS] IN OUT
- *       OP is quanttess, casttess or detessdequant; IN and OUT hold whole
+ *       OP is quanttess, casttess, detessdequant or detesscast; IN and OUT hold whole
  *       buffers of those caps; every OUT buffer must equal what the core's
  *       A65 path makes of the IN buffer (for strided outputs: every element;
  *       holes are not compared). PARAMS: --multiplier M --zero-point Z
@@ -25,6 +25,7 @@
  * Prints a line a person can read and exits non-zero on any difference.
  */
 #include <simaai/kernels/a65/casttess.h>
+#include <simaai/kernels/a65/detesscast.h>
 #include <simaai/kernels/a65/detessdequant.h>
 #include <simaai/kernels/a65/quanttess.h>
 
@@ -49,7 +50,7 @@ static int
 usage (void)
 {
   fprintf (stderr, "usage: sima-tensor-check roundtrip --step S IN OUT\n"
-      "       sima-tensor-check quanttess|casttess|detessdequant "
+      "       sima-tensor-check quanttess|casttess|detessdequant|detesscast "
       "--in-caps CAPS --out-caps CAPS [--multiplier M] [--scale S] "
       "[--zero-point Z] [--rounding R] [--divide] IN OUT\n"
       "       sima-tensor-check sima-dequant --in-caps SET --out-caps SET "
@@ -153,6 +154,16 @@ run_core (const Args *a, const SimaTensorSpec *in, const SimaTensorSpec *out,
       st = sima_a65_casttess_prepare (&plan, &a65);
     return st.code == SIMA_OK ? sima_a65_casttess_execute (&a65, &ib, 1, &ob,
         1) : st;
+  }
+  if (strcmp (a->op, "detesscast") == 0) {
+    SimaDetessCastRequest req = { in, 1, out, 1 };
+    SimaDetessCastPlan plan;
+    SimaA65DetessCastPlan a65;
+    st = sima_detesscast_check_inference (&req, &plan);
+    if (st.code == SIMA_OK)
+      st = sima_a65_detesscast_prepare (&plan, &a65);
+    return st.code == SIMA_OK ? sima_a65_detesscast_execute (&a65, &ib, 1,
+        &ob, 1) : st;
   }
   {
     SimaDetessDequantRequest req = { in, 1, out, 1,
@@ -417,7 +428,8 @@ main (int argc, char **argv)
   if (strcmp (a.op, "sima-dequant") == 0)
     return a.in_caps && a.out_caps ? sima_dequant (&a) : usage ();
   if ((strcmp (a.op, "quanttess") != 0 && strcmp (a.op, "casttess") != 0
-          && strcmp (a.op, "detessdequant") != 0) || !a.in_caps
+          && strcmp (a.op, "detessdequant") != 0
+          && strcmp (a.op, "detesscast") != 0) || !a.in_caps
       || !a.out_caps)
     return usage ();
   return compare_op (&a);
