@@ -223,6 +223,63 @@ GST_START_TEST (test_refusals_and_fallback)
 }
 GST_END_TEST;
 
+/* A tee into two simadetesscast on one emulated device, started and
+ * stopped again and again while jobs run: every cycle reaches EOS with
+ * every buffer on both branches. */
+static void
+count_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer data)
+{
+  (void) sink;
+  (void) buf;
+  (void) pad;
+  g_atomic_int_inc ((gint *) data);
+}
+
+GST_START_TEST (test_tee_and_state_changes)
+{
+  GstElement *pipe = gst_parse_launch ("simatensorsrc num-buffers=6 ! "
+      TENSOR ",dtype=bfloat16,shape=(int)<16,16,24> ! simacasttess "
+      "device=emulator ! tee name=t "
+      "t. ! queue ! simadetesscast device=emulator ! fakesink name=a "
+      "signal-handoffs=true "
+      "t. ! queue ! simadetesscast device=emulator ! " TENSOR
+      ",dtype=bfloat16 ! fakesink name=b signal-handoffs=true", NULL);
+  GstElement *a, *b;
+  gint count = 0;
+  int i;
+
+  fail_unless (pipe != NULL);
+  a = gst_bin_get_by_name (GST_BIN (pipe), "a");
+  b = gst_bin_get_by_name (GST_BIN (pipe), "b");
+  g_signal_connect (a, "handoff", G_CALLBACK (count_handoff), &count);
+  g_signal_connect (b, "handoff", G_CALLBACK (count_handoff), &count);
+  for (i = 0; i < 6; i++) {
+    GstMessage *msg;
+    fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING)
+        == GST_STATE_CHANGE_FAILURE);
+    msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipe),
+        10 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+        "cycle %d did not reach EOS", i);
+    gst_message_unref (msg);
+    fail_if (gst_element_set_state (pipe, GST_STATE_NULL)
+        == GST_STATE_CHANGE_FAILURE);
+    fail_unless_equals_int (g_atomic_int_get (&count), 12 * (i + 1));
+  }
+  /* and stopped in the middle of the stream */
+  for (i = 0; i < 4; i++) {
+    fail_if (gst_element_set_state (pipe, GST_STATE_PLAYING)
+        == GST_STATE_CHANGE_FAILURE);
+    g_usleep (2000 * i);
+    fail_if (gst_element_set_state (pipe, GST_STATE_NULL)
+        == GST_STATE_CHANGE_FAILURE);
+  }
+  gst_object_unref (a);
+  gst_object_unref (b);
+  gst_object_unref (pipe);
+}
+GST_END_TEST;
+
 static Suite *
 detesscast_suite (void)
 {
@@ -235,6 +292,7 @@ detesscast_suite (void)
   tcase_add_test (tc, test_outputs);
   tcase_add_test (tc, test_set);
   tcase_add_test (tc, test_refusals_and_fallback);
+  tcase_add_test (tc, test_tee_and_state_changes);
   return s;
 }
 
