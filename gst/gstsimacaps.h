@@ -53,11 +53,6 @@ gboolean gst_sima_caps_is_set (const GstStructure *s);
 gboolean gst_sima_caps_to_set (const GstStructure *s, SimaTensorSet *set,
     gchar **error);
 
-/* A tensor set in the explicit form: representation=tensor-set, every
- * per-member field an array with one entry per member (<> or compact /
- * false for members the field does not apply to), offsets. */
-GstStructure *gst_sima_caps_structure_from_set (const SimaTensorSet *set);
-
 /* An int array value from the first n entries of v. */
 void gst_sima_value_set_int_array (GValue *value, const int64_t *v, int n);
 

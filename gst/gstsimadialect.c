@@ -133,19 +133,6 @@ gst_sima_dialect_name (GstSimaDialect dialect)
 /* ---- value helpers ------------------------------------------------------ */
 
 static void
-value_set_int64_array (GValue *value, const int64_t *v, int n)
-{
-  int i;
-  g_value_init (value, GST_TYPE_ARRAY);
-  for (i = 0; i < n; i++) {
-    GValue e = G_VALUE_INIT;
-    g_value_init (&e, G_TYPE_INT64);
-    g_value_set_int64 (&e, v[i]);
-    gst_value_array_append_and_take_value (value, &e);
-  }
-}
-
-static void
 array_append_string (GValue *array, const gchar *str)
 {
   GValue e = G_VALUE_INIT;
@@ -484,7 +471,7 @@ set_spec_fields (GstStructure *s, const Member *mb)
   gst_structure_set (s, "layout", G_TYPE_STRING,
       sima_layout_name (sp->layout), NULL);
   if (sp->layout == SIMA_LAYOUT_STRIDED) {
-    value_set_int64_array (&v, sp->strides_bytes, sp->rank);
+    gst_sima_value_set_int64_array (&v, sp->strides_bytes, sp->rank);
     structure_take (s, "strides", &v);
   }
   if (sp->layout == SIMA_LAYOUT_MLA_TILED) {
@@ -535,7 +522,7 @@ set_member_arrays (GstStructure *s, const Model *m, gboolean with_offsets)
     gst_value_array_append_and_take_value (&shape, &e);
     array_append_string (&layout, sima_layout_name (sp->layout));
     any_strided |= sp->layout == SIMA_LAYOUT_STRIDED;
-    value_set_int64_array (&e, sp->strides_bytes,
+    gst_sima_value_set_int64_array (&e, sp->strides_bytes,
         sp->layout == SIMA_LAYOUT_STRIDED ? sp->rank : 0);
     gst_value_array_append_and_take_value (&strides, &e);
     any_tiled |= tiled;
@@ -576,7 +563,7 @@ set_member_arrays (GstStructure *s, const Model *m, gboolean with_offsets)
     int64_t off[MAX_MEMBERS];
     for (i = 0; i < m->n; i++)
       off[i] = (int64_t) m->offset[i];
-    value_set_int64_array (&o, off, (int) m->n);
+    gst_sima_value_set_int64_array (&o, off, (int) m->n);
     structure_take (s, "offsets", &o);
   }
 }
@@ -1902,4 +1889,29 @@ gst_sima_dialect_strip (const GstStructure *s)
   gst_structure_filter_and_map_in_place (copy, (GstStructureFilterMapFunc)
       is_sima_field, NULL);
   return copy;
+}
+
+GstStructure *
+gst_sima_dialect_canonical_from_set (const SimaTensorSet *set)
+{
+  Model m;
+  gchar *error = NULL;
+  guint i;
+
+  memset (&m, 0, sizeof m);
+  m.is_set = TRUE;
+  m.n = (guint) MIN (set->n_members, (size_t) MAX_MEMBERS);
+  for (i = 0; i < m.n; i++) {
+    m.m[i].spec = set->members[i].spec;
+    m.m[i].cblock = set->members[i].spec.tiled.cblock != 0;
+    m.offset[i] = set->members[i].offset;
+  }
+  /* a set from gst_sima_caps_to_set has passed the core's checks */
+  if (!model_finish (&m, TRUE, &error)) {
+    ensure_debug ();
+    GST_WARNING ("%s", error);
+    g_free (error);
+    return NULL;
+  }
+  return model_to_canonical (&m);
 }

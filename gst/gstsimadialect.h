@@ -99,6 +99,11 @@ GstStructure *gst_sima_dialect_to_canonical (const GstStructure *s,
 GstStructure *gst_sima_dialect_from_canonical (const GstStructure *canonical,
     GstSimaDialect dialect, gchar **error);
 
+/* A tensor set in the canonical normal form: representation=tensor-set,
+ * every per-member field an array with one entry per member, offsets.
+ * NULL (logged) for a set that does not pass the core's checks. */
+GstStructure *gst_sima_dialect_canonical_from_set (const SimaTensorSet *set);
+
 /* For transform_caps (caps may be unfixed): each canonical structure is
  * kept, each SiMa structure is translated (fixed ones exactly, unfixed
  * ones into the canonical fields they determine, the rest left open), and

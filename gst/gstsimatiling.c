@@ -499,9 +499,11 @@ finish_pick (GstObject * owner, GstDebugCategory * cat,
   if (gst_sima_caps_is_set (ours)) {
     SimaTensorSet set;
     /* SiMa's set forms list every member: ours in full first */
-    if (gst_sima_caps_to_set (ours, &set, NULL)) {
+    GstStructure *full;
+    if (gst_sima_caps_to_set (ours, &set, NULL)
+        && (full = gst_sima_dialect_canonical_from_set (&set)) != NULL) {
       gst_structure_free (ours);
-      ours = gst_sima_caps_structure_from_set (&set);
+      ours = full;
     }
   }
   theirs = gst_sima_dialect_from_canonical (ours, asked, &why);
