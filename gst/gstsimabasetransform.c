@@ -966,20 +966,26 @@ gst_sima_base_transform_transform (GstBaseTransform * trans,
       goto bad_params;
   }
   if (priv->video_in) {
-    /* the frame's own layout: the plan follows it (prepared again only
-     * when it changes, so a pool's frames cost nothing after the first) */
+    /* the frame's own layout: its GstVideoMeta, or the caps' layout when it
+     * has none (a pool may attach metas to some buffers only); the plan
+     * follows it, prepared again only when it changes, so a pool's frames
+     * cost nothing after the first */
     GstVideoMeta *meta = gst_buffer_get_video_meta (inbuf);
-    SimaTensorSet set;
+    SimaTensorSet set, old;
 
-    if (meta != NULL) {
-      if (!gst_sima_video_to_set (&priv->video_info, meta, &set, &why))
-        goto bad_frame;
-      if (memcmp (&set, &priv->in_set, sizeof set) != 0) {
-        GST_DEBUG_OBJECT (self, "the frame's video meta moves the view");
-        priv->in_set = set;
-        st = configure (self);
-        if (st.code != SIMA_OK)
-          goto bad_params;
+    if (!gst_sima_video_to_set (&priv->video_info, meta, &set, &why))
+      goto bad_frame;
+    if (memcmp (&set, &priv->in_set, sizeof set) != 0) {
+      GST_DEBUG_OBJECT (self, "this frame's layout moves the view");
+      old = priv->in_set;
+      priv->in_set = set;
+      st = configure (self);
+      if (st.code != SIMA_OK) {
+        /* the next buffer prepares again rather than run on a plan that
+         * may be half written */
+        priv->in_set = old;
+        g_atomic_int_set (&priv->params_dirty, 1);
+        goto bad_params;
       }
     }
   }

@@ -305,6 +305,66 @@ GST_START_TEST (test_video_meta_layouts)
 }
 GST_END_TEST;
 
+/* In one stream, frames with a GstVideoMeta and without one: each is read
+ * with its own layout (the caps' when it has no meta), on both backends. */
+GST_START_TEST (test_meta_then_none)
+{
+  guint b, k;
+
+  for (b = 0; b < G_N_ELEMENTS (backends); b++) {
+    gchar *desc = g_strdup_printf ("simaquanttess multiplier=0.5 %s",
+        backends[b]);
+    gchar *caps = video_caps ("RGB", 20, 4);
+    GstCaps *c = gst_caps_from_string (caps);
+    GstVideoInfo info;
+    CheckHarness h;
+
+    fail_unless (gst_video_info_from_caps (&info, c));
+    gst_caps_unref (c);
+    check_harness_new (&h, desc, caps, NULL);
+    for (k = 0; k < 5; k++) {
+      gboolean with_meta = k % 2 == 0;
+      gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
+      gint strides[GST_VIDEO_MAX_PLANES] = { 0 };
+      /* larger than the tight frame, so a stale padded layout would not
+       * fail for size but read the wrong bytes */
+      GstBuffer *in = check_random_buffer (1024, 300 + k), *out;
+      SimaTensorSpec view, tiles;
+      guint64 base, bytes;
+      guint8 *want;
+      GstMapInfo m;
+      GstCaps *got;
+
+      offsets[0] = with_meta ? 7 : 0;
+      strides[0] = with_meta ? 128 : GST_VIDEO_INFO_PLANE_STRIDE (&info, 0);
+      if (with_meta)
+        gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
+            GST_VIDEO_FORMAT_RGB, 20, 4, 1, offsets, strides);
+      out = gst_harness_push_and_pull (h.h, gst_buffer_ref (in));
+      fail_unless (out != NULL, "%s frame %u", desc, k);
+      got = gst_pad_get_current_caps (h.h->sinkpad);
+      tiles = spec_of_caps (got);
+      gst_caps_unref (got);
+      view = frame_view (&info, offsets, strides, 3, 0, FALSE, &base);
+      bytes = oracle_required_bytes (&tiles);
+      want = g_malloc (bytes);
+      gst_buffer_map (in, &m, GST_MAP_READ);
+      oracle_quanttess (&view, m.data + base, &tiles, 0.5f, 0,
+          ORACLE_ROUND_NEAREST_EVEN, want);
+      gst_buffer_unmap (in, &m);
+      fail_unless (check_buffer_equals (out, want, bytes), "%s frame %u "
+          "(%s meta)", desc, k, with_meta ? "with" : "without");
+      g_free (want);
+      gst_buffer_unref (out);
+      gst_buffer_unref (in);
+    }
+    check_harness_free (&h);
+    g_free (caps);
+    g_free (desc);
+  }
+}
+GST_END_TEST;
+
 /* A GstVideoBufferPool with padding: its frames carry a GstVideoMeta, and
  * the element reads them in place. */
 GST_START_TEST (test_video_pool_frames)
@@ -438,6 +498,7 @@ video_suite (void)
   tcase_add_test (tc, test_same_tiles_as_tensor);
   tcase_add_test (tc, test_bgr_memory_order);
   tcase_add_test (tc, test_video_meta_layouts);
+  tcase_add_test (tc, test_meta_then_none);
   tcase_add_test (tc, test_video_pool_frames);
   tcase_add_test (tc, test_bad_frames);
   return s;
