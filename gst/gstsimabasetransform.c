@@ -21,6 +21,7 @@
 
 #include "gstsimaallocator.h"
 #include "gstsimacaps.h"
+#include "gstsimadialect.h"
 #include "gstsimaev74runner.h"
 #include "gstsimatimingmetaprivate.h"
 #include "gstsimavideo.h"
@@ -907,8 +908,9 @@ note_latency (GstSimaBaseTransform * self, GstClockTime took)
   }
 }
 
-/* LATENCY: what upstream said plus the measured processing latency, when
- * the pipeline is live (a non-live pipeline has no use for it). */
+/* CAPS: without mixed SiMa/canonical structures. LATENCY: what upstream
+ * said plus the measured processing latency, when the pipeline is live (a
+ * non-live pipeline has no use for it). */
 static gboolean
 gst_sima_base_transform_query (GstBaseTransform * trans,
     GstPadDirection direction, GstQuery * query)
@@ -921,6 +923,17 @@ gst_sima_base_transform_query (GstBaseTransform * trans,
   if (!GST_BASE_TRANSFORM_CLASS (gst_sima_base_transform_parent_class)->query
       (trans, direction, query))
     return FALSE;
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CAPS) {
+    /* what we offer a peer is our tensors or SiMa's, never a mix */
+    GstCaps *caps;
+    gst_query_parse_caps_result (query, &caps);
+    if (caps != NULL) {
+      caps = gst_sima_dialect_drop_mixed (gst_caps_ref (caps));
+      gst_query_set_caps_result (query, caps);
+      gst_caps_unref (caps);
+    }
+    return TRUE;
+  }
   if (direction != GST_PAD_SRC || GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
     return TRUE;
 

@@ -1915,3 +1915,20 @@ gst_sima_dialect_canonical_from_set (const SimaTensorSet *set)
   }
   return model_to_canonical (&m);
 }
+
+GstCaps *
+gst_sima_dialect_drop_mixed (GstCaps *caps)
+{
+  guint i;
+
+  if (gst_caps_is_any (caps) || gst_caps_is_empty (caps))
+    return caps;
+  caps = gst_caps_make_writable (caps);
+  for (i = gst_caps_get_size (caps); i > 0; i--) {
+    const GstStructure *s = gst_caps_get_structure (caps, i - 1);
+    if (gst_sima_dialect_requested (s) != GST_SIMA_DIALECT_CANONICAL
+        && gst_sima_dialect_of (s) == GST_SIMA_DIALECT_CANONICAL)
+      gst_caps_remove_structure (caps, i - 1);
+  }
+  return caps;
+}

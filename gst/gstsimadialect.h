@@ -53,14 +53,15 @@ typedef enum {
   GST_SIMA_TENSOR_MEDIA_TYPE ", representation = (string) tensor-set, " \
   "storage = (string) tensorbuffer"
 /* MLA tiles as SiMa's elements name them: legacy MLA and the runtime's
- * (whose caps carry no tiling: slice_* or our tile fields go with them). */
+ * (whose caps carry no tiling: slice_* or our tile fields go with them).
+ * The MLA structure says no data_type: a set gives one per tensor (an
+ * array), which no single value would intersect; the core refuses a
+ * data_type the operation does not take. */
 #define GST_SIMA_DIALECT_INT8_TILES_CAPS \
-  GST_SIMA_TENSOR_MEDIA_TYPE ", format = (string) MLA, data_type = (string) " \
-  "INT8; " GST_SIMA_DIALECT_RUNTIME_INT8_CAPS "; " \
+  GST_SIMA_DIALECT_MLA_CAPS "; " GST_SIMA_DIALECT_RUNTIME_INT8_CAPS "; " \
   GST_SIMA_DIALECT_RUNTIME_SET_CAPS
 #define GST_SIMA_DIALECT_BF16_TILES_CAPS \
-  GST_SIMA_TENSOR_MEDIA_TYPE ", format = (string) MLA, data_type = (string) " \
-  "EVXX_BFLOAT16; " GST_SIMA_DIALECT_RUNTIME_BF16_CAPS "; " \
+  GST_SIMA_DIALECT_MLA_CAPS "; " GST_SIMA_DIALECT_RUNTIME_BF16_CAPS "; " \
   GST_SIMA_DIALECT_RUNTIME_SET_CAPS
 /* FP32 and BF16 dense tensors of the runtime (simadetessdequant's output). */
 #define GST_SIMA_DIALECT_RUNTIME_DEQUANT_CAPS \
@@ -98,6 +99,12 @@ GstStructure *gst_sima_dialect_to_canonical (const GstStructure *s,
  * GST_SIMA_DIALECT_CANONICAL, a copy. */
 GstStructure *gst_sima_dialect_from_canonical (const GstStructure *canonical,
     GstSimaDialect dialect, gchar **error);
+
+/* caps without the structures that mix SiMa's fields with ours (what a
+ * pad template's bare format=MLA structure makes of our caps, or our
+ * template's open fields of a peer's SiMa caps: neither side's tensor,
+ * and never fixed enough for a capsfilter). Takes caps. */
+GstCaps *gst_sima_dialect_drop_mixed (GstCaps *caps);
 
 /* A tensor set in the canonical normal form: representation=tensor-set,
  * every per-member field an array with one entry per member, offsets.

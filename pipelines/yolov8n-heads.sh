@@ -24,3 +24,18 @@ for backend in backend=a65 device=emulator:workers=2; do
       --dq-scales "$scales" --dq-zps "$zps" "$out/heads.raw" "$out/out.raw"
   done
 done
+# The same buffers announced as SiMa's legacy MLA caps (a filesrc and a
+# capsfilter, as a SiMa pipeline gives them): the same bytes as above.
+mla="application/vnd.simaai.tensor,format=(string)MLA,data_type=(string)<INT8,INT8,INT8,INT8,INT8,INT8>,width=(int)<80,40,20,80,40,20>,height=(int)<80,40,20,80,40,20>,depth=(int)<64,64,64,80,80,80>,slice_width=(int)<80,40,20,80,40,20>,slice_height=(int)<1,1,1,1,1,1>,slice_depth=(int)<64,64,64,80,80,80>"
+for backend in backend=a65 device=emulator:workers=2; do
+  gst-launch-1.0 -q filesrc location="$out/heads.raw" blocksize=1209600 ! \
+    "$heads" ! \
+    simadetessdequant scale-convention=divide scales="<$scales>" zero-points="<$zps>" $backend ! \
+    "application/vnd.simaai.tensor,dtype=float32" ! filesink location="$out/ours.raw"
+  gst-launch-1.0 -q filesrc location="$out/heads.raw" blocksize=1209600 ! \
+    "$mla" ! \
+    simadetessdequant scale-convention=divide scales="<$scales>" zero-points="<$zps>" $backend ! \
+    filesink location="$out/theirs.raw"
+  cmp "$out/ours.raw" "$out/theirs.raw"
+  echo "the same heads as SiMa's MLA caps, $backend: $(stat -c %s "$out/theirs.raw") bytes, the same as with our caps"
+done
