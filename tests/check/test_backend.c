@@ -12,6 +12,7 @@
 #include <simaai/kernels/ev74/device.h>
 #include <string.h>
 
+#include "ev74_testing.h"   /* sima_ev74_device_configure */
 #include "check_util.h"
 #include "gstsimaenums.h"
 

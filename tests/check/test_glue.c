@@ -38,6 +38,7 @@
 #include <simaai/kernels/ev74/device.h>
 #include <string.h>
 
+#include "ev74_testing.h"   /* sima_ev74_device_configure */
 #include "check_util.h"
 
 #define DETESS_INDEX 2          /* check_ops[2]: simadetessdequant */

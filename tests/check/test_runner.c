@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "ev74_testing.h"   /* sima_ev74_device_configure */
 #include "check_util.h"
 #include "gstsimaev74runner.h"
 #include "gstsimaimport.h"

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ev74_testing.h"   /* sima_ev74_device_configure */
 #include "ev74_util.h"
 #include "status_expect.h"
 #include "tap.h"

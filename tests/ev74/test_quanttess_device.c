@@ -26,6 +26,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "ev74_testing.h"   /* sima_ev74_device_configure */
 #include "ev74_diff.h"
 #include "layout_gen.h"
 #include "oracle.h"

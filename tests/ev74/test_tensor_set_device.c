@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ev74_testing.h"   /* sima_ev74_device_configure */
 #include "ev74_diff.h"
 #include "layout_gen.h"
 #include "status_expect.h"

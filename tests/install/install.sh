@@ -150,9 +150,24 @@ declared() {  # header-dir-filter(kernels|ev74)
 kernels_api=$(declared kernels)
 ev74_api=$(comm -23 <(declared ev74) <(echo "$kernels_api"))
 
-# 6, 7. Each library exports exactly the functions its public headers declare.
+# libsimaev74's test-only hooks (src/ev74/testing/ev74_testing.h, never
+# installed): exported so that tests in the plugin's process reach the
+# devices the elements share, and the only exports beyond the public API.
+# Its names: those its preprocessed text has and the installed device.h's
+# (which it includes, with everything device.h includes) has not.
+names_in() {  # include-line
+  echo "$1" | "${cc[@]}" -E -P -I"$iinc/simakernels-1.0" -x c - \
+    | tr '\n' ' ' | grep -oE '\bsima_[a-z0-9_]+ *\(' | tr -d ' (' | sort -u
+}
+testing_api=$(comm -23 \
+  <(names_in "#include \"$source/src/ev74/testing/ev74_testing.h\"") \
+  <(names_in "#include <simaai/kernels/ev74/device.h>"))
+
+# 6, 7. Each library exports exactly the functions its public headers
+# declare (libsimaev74: and its testing hooks).
 for lib in kernels ev74; do
-  if [ $lib = kernels ]; then so=$kernels_so api=$kernels_api; else so=$ev74_so api=$ev74_api; fi
+  if [ $lib = kernels ]; then so=$kernels_so api=$kernels_api
+  else so=$ev74_so api=$(sort -u <(echo "$ev74_api") <(echo "$testing_api")); fi
   got=$(exported "$so")
   extra=$(comm -13 <(echo "$api") <(echo "$got"))
   missing=$(comm -23 <(echo "$api") <(echo "$got"))
@@ -161,6 +176,20 @@ for lib in kernels ev74; do
     "exported, not declared in a public header:" "$extra" \
     "declared, not exported:" "$missing"
 done
+
+# 7b. The testing hooks are exactly the three of ev74_testing.h, and no
+# private header is installed (nor declares them publicly).
+bad=()
+want_testing=$'sima_ev74_device_configure\nsima_ev74_job_cancel\nsima_ev74_testing_register_transport'
+[ "$testing_api" = "$want_testing" ] \
+  || bad+=("testing hooks are not the expected three:" "$testing_api")
+leaked=$(find "$iinc" -name 'ev74_testing.h' -o -name 'transport.h' \
+  -o -name 'device_private.h')
+[ -z "$leaked" ] || bad+=("private headers installed:" "$leaked")
+[ -z "$(comm -12 <(echo "$ev74_api") <(echo "$testing_api"))" ] \
+  || bad+=("a testing hook is declared in a public header")
+point ${#bad[@]} "libsimaev74's testing hooks ($(wc -l <<<"$testing_api")) are private: not in an installed header" \
+  "${bad[@]}"
 
 # 8. One copy of the core per process: the plugin and libsimaev74 use the
 # shared core and define none of its functions (not even hidden copies).

@@ -11,7 +11,9 @@
  *       (1-1024, default 64), missing=none|all|ROUTE[+ROUTE...] (up to 8
  *       capabilities absent), fault=none|dma-error|hang|worker-failure,
  *       fault-after-jobs=J, fault-after-commands=C, hang-ms=M (0-600000,
- *       default 1000). Each option at most once.
+ *       default 1000). Each option at most once. Tests change them on an
+ *       open device with sima_ev74_device_configure (not installed:
+ *       src/ev74/testing/ev74_testing.h).
  *   anything else                   a platform device path (no platform
  *       transport is built yet: opening it reports device-unavailable).
  *
@@ -57,13 +59,6 @@ SimaStatus sima_ev74_device_open (const char *spec, SimaEv74Device **out);
 SimaEv74Device *sima_ev74_device_ref (SimaEv74Device *dev);
 void sima_ev74_device_unref (SimaEv74Device *dev);
 const char *sima_ev74_device_spec (const SimaEv74Device *dev);
-
-/* Changes emulator options of an open device (fault injection in tests);
- * applies to jobs submitted afterwards. The same options as the spec, but
- * workers and local-kib are fixed at open; missing= replaces the set of
- * absent capabilities. On an error nothing changes. */
-SimaStatus sima_ev74_device_configure (SimaEv74Device *dev,
-    const char *options);
 
 /* OK when the device registers capability `name` at `route`; otherwise
  * SIMA_CAPABILITY_MISSING naming both. Callers must fail closed. */
