@@ -333,10 +333,63 @@ clocks (void)
       atomic_load (&realtime_reads));
 }
 
+/* ---- cancel ----------------------------------------------------------------- */
+
+/* One worker busy with a hanging job A; job B waits in the emulator's
+ * queue. Cancelling B retires it at once with device-fault, before A and
+ * without running; cancelling A, which has started, changes nothing: it
+ * retires when its hang ends. Neither is freed before it retires (the
+ * wait on a cancelled job still works after the caller's cancel). */
+static void
+cancel (void)
+{
+  SimaEv74Descriptor d = header_only ();
+  SimaEv74Device *dev =
+      test_device_open ("emulator:workers=1,fault=hang,hang-ms=400");
+  SimaEv74Job *a = NULL, *b = NULL;
+  SimaStatus sa, sb;
+  int64_t t0 = now_ms (), b_at, a_at;
+
+  sa = sima_ev74_submit (dev, &d, NULL, 0, &a);
+  sb = sima_ev74_submit (dev, &d, NULL, 0, &b);
+  tap_ok (sa.code == SIMA_OK && sb.code == SIMA_OK, "two jobs submitted "
+      "(%s, %s)", sa.message, sb.message);
+  if (a == NULL || b == NULL) {
+    sima_ev74_job_unref (a);
+    sima_ev74_job_unref (b);
+    sima_ev74_device_unref (dev);
+    return;
+  }
+  /* let the worker take A (if it has not, B is still the one queued) */
+  {
+    struct timespec pause = { 0, 50 * 1000000 };
+    nanosleep (&pause, NULL);
+  }
+  sima_ev74_job_cancel (b);
+  sb = sima_ev74_job_wait (b, 2000 * (int64_t) 1000000);
+  b_at = now_ms () - t0;
+  tap_ok (sb.code == SIMA_DEVICE_FAULT && strstr (sb.message, "cancelled"),
+      "a queued job cancelled retires with device-fault: %s (%s)",
+      sima_status_code_name (sb.code), sb.message);
+  tap_ok (sima_ev74_job_wait (a, 0).code == SIMA_TIMEOUT,
+      "... before the running job ends (after %lld ms)", (long long) b_at);
+  sima_ev74_job_cancel (a);
+  sa = sima_ev74_job_wait (a, -1);
+  a_at = now_ms () - t0;
+  tap_ok (sa.code != SIMA_DEVICE_FAULT || strstr (sa.message, "cancelled")
+      == NULL, "a running job is not cancelled: %s", sa.message);
+  tap_ok (a_at >= 390, "it retires when its 400 ms hang ends (%lld ms)",
+      (long long) a_at);
+  sima_ev74_job_unref (a);
+  sima_ev74_job_unref (b);
+  sima_ev74_device_unref (dev);
+}
+
 int
 main (void)
 {
   options ();
   clocks ();
+  cancel ();
   return tap_done ();
 }
