@@ -600,6 +600,60 @@ GST_START_TEST (test_untranslatable_dialect)
 }
 GST_END_TEST;
 
+/* One element renegotiated from a single tensor to a set and back, on
+ * both backends: each buffer converted with the caps it came with (the
+ * plan, the EV74 descriptor and the set route follow the caps). */
+GST_START_TEST (test_renegotiate_single_set)
+{
+  const gchar *single = TENSOR ",dtype=int8,shape=(int)<20,20,64>,"
+      "layout=mla-tiled,tile-axes=(int)<-1,0,1,2>,tile-shape=(int)<1,1,20,64>,"
+      "channels=pad16";
+  const gchar *set = TENSOR ",representation=tensor-set,dtype=int8,"
+      "layout=mla-tiled,channels=pad16,tile-axes=(int)<-1,0,1,2>,"
+      "shape=(int)<<20,20,64>,<20,20,80>>,"
+      "tile-shape=(int)<<1,1,20,64>,<1,1,20,80>>";
+  SimaTensorSpec t0 = head_spec (2, TRUE, SIMA_DTYPE_INT8);
+  SimaTensorSpec t1 = head_spec (5, TRUE, SIMA_DTYPE_INT8);
+  SimaTensorSpec o0 = head_spec (2, FALSE, SIMA_DTYPE_FLOAT32);
+  SimaTensorSpec o1 = head_spec (5, FALSE, SIMA_DTYPE_FLOAT32);
+  guint b, k;
+
+  for (b = 0; b < G_N_ELEMENTS (backends); b++) {
+    gchar *desc = g_strdup_printf ("simadetessdequant scale=0.25 "
+        "zero-point=3 %s", backends[b]);
+    CheckHarness c;
+
+    check_harness_new (&c, desc, single, NULL);
+    for (k = 0; k < 3; k++) {
+      gboolean is_set = k == 1;
+      guint64 in_bytes = 25600 + (is_set ? 32000 : 0);
+      guint64 out_bytes = 102400 + (is_set ? 128000 : 0);
+      GstBuffer *in = check_random_buffer (in_bytes, 2000 + 10 * b + k), *out;
+      guint8 *want = g_malloc (out_bytes);
+      GstMapInfo m;
+
+      if (k > 0)
+        gst_harness_set_src_caps_str (c.h, is_set ? set : single);
+      out = gst_harness_push_and_pull (c.h, gst_buffer_ref (in));
+      fail_unless (out != NULL, "%s step %u", desc, k);
+      gst_buffer_map (in, &m, GST_MAP_READ);
+      oracle_detessdequant (&t0, m.data, &o0, 0.25f, 3, want);
+      if (is_set)
+        oracle_detessdequant (&t1, m.data + 25600, &o1, 0.25f, 3,
+            want + 102400);
+      gst_buffer_unmap (in, &m);
+      fail_unless (check_buffer_equals (out, want, out_bytes), "%s step %u",
+          desc, k);
+      g_free (want);
+      gst_buffer_unref (out);
+      gst_buffer_unref (in);
+    }
+    check_harness_free (&c);
+    g_free (desc);
+  }
+}
+GST_END_TEST;
+
 static Suite *
 tensor_set_suite (void)
 {
@@ -616,6 +670,7 @@ tensor_set_suite (void)
   tcase_add_test (tc, test_cblock_set_and_refusal);
   tcase_add_test (tc, test_sima_dialects);
   tcase_add_test (tc, test_untranslatable_dialect);
+  tcase_add_test (tc, test_renegotiate_single_set);
   return s;
 }
 
