@@ -167,7 +167,7 @@ scatter (SimaFwHal *hal, unsigned tag, const SimaFwDetessCastJob *job,
   int err = 0, k;
 
   if (!(job->flags & SIMA_EV74_DC_FLAG_STRIDED))   /* dense: one transfer */
-    return hal->ops->write_2d (hal, tag,
+    return simafw_write_exact (hal, tag,
         (uint32_t) (job->output_bus + p->e0 * scalar), 0, local, 0,
         (uint32_t) ((p->e1 - p->e0) * scalar), 1);
   simafw_segments_init (&seg, 1, tag);
@@ -183,7 +183,7 @@ scatter (SimaFwHal *hal, unsigned tag, const SimaFwDetessCastJob *job,
       err |= simafw_segments_add (hal, &seg, job->output_bus + off,
           n * scalar, src);
     else                        /* exact scalars at the output's pitch */
-      err |= hal->ops->write_2d (hal, tag, (uint32_t) (job->output_bus + off),
+      err |= simafw_write_exact (hal, tag, (uint32_t) (job->output_bus + off),
           (uint32_t) step, src, (uint32_t) scalar, (uint32_t) scalar,
           (uint32_t) n);
     advance (plan, coord, n);

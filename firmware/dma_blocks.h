@@ -10,6 +10,13 @@
  * rows of a tile, or the pixels of a run at a constant pitch, cost one
  * command instead of one each. Reads (bus -> local) and writes (local ->
  * bus) alike.
+ *
+ * Every write to the bus goes through simafw_write_exact, which keeps the
+ * device model's granule rule (hal/device_model.h) by construction: DMA
+ * writes only whole aligned 16-byte granules, and the partial granules at
+ * a row's head and tail go out as exact scalar stores, which never round
+ * into holes, guards or a neighbour's bytes. So no DMA write can share a
+ * granule with any other write, in flight or not, of any worker.
  */
 #ifndef SIMA_FIRMWARE_DMA_BLOCKS_H
 #define SIMA_FIRMWARE_DMA_BLOCKS_H
@@ -37,6 +44,13 @@ void simafw_segments_init (SimaFwSegments *s, int write, unsigned tag);
  * issue was refused. */
 int simafw_segments_add (SimaFwHal *hal, SimaFwSegments *s, uint64_t bus,
     uint64_t bytes, uint8_t *local);
+
+/* Writes `rows` rows of `row_bytes` from local (local_pitch apart) to bus
+ * (bus_pitch apart): whole granules by DMA under `tag`, partial granules by
+ * exact stores (landed on return). Nonzero if a transfer was refused. */
+int simafw_write_exact (SimaFwHal *hal, unsigned tag, uint64_t bus,
+    uint64_t bus_pitch, const uint8_t *local, uint32_t local_pitch,
+    uint32_t row_bytes, uint32_t rows);
 
 /* Issues whatever is still being built. */
 int simafw_segments_flush (SimaFwHal *hal, SimaFwSegments *s);

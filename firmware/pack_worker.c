@@ -511,7 +511,7 @@ simafw_pack_run (SimaFwHal *hal, const SimaFwPackJob *job)
       break;
     convert (job, in[s], task_values (job, &task[s]));
     emit (job, &task[s], in[s], out[s]);
-    err |= hal->ops->write_2d (hal, TAG_OUT0 + (unsigned) s,
+    err |= simafw_write_exact (hal, TAG_OUT0 + (unsigned) s,
         (uint32_t) (job->output_bus + task[s].tile_offset + task[s].b0), 0,
         out[s], 0, (uint32_t) (task[s].b1 - task[s].b0), 1);
   }

@@ -9,7 +9,9 @@
  *
  * DMA is asynchronous: a transfer may land any time before the wait on its
  * tag returns, and its destination must not be read (nor its source changed)
- * before then. Transfers that share a tag are waited for together.
+ * before then. Transfers that share a tag are waited for together. What
+ * a transfer may be (granules, limits) and what it costs is written in
+ * device_model.h.
  */
 #ifndef SIMA_FIRMWARE_HAL_H
 #define SIMA_FIRMWARE_HAL_H
@@ -27,10 +29,18 @@ typedef struct {
   int (*read_2d) (SimaFwHal *hal, unsigned tag, uint8_t *local,
       uint32_t local_pitch, uint32_t bus, uint32_t bus_pitch,
       uint32_t row_bytes, uint32_t rows);
-  /* Local -> bus, the same shape. */
+  /* Local -> bus, the same shape. Rows should cover whole aligned write
+   * granules (device_model.h): a write must not share a granule with an
+   * unretired write of this worker, nor with any write of another worker. */
   int (*write_2d) (SimaFwHal *hal, unsigned tag, uint32_t bus,
       uint32_t bus_pitch, const uint8_t *local, uint32_t local_pitch,
       uint32_t row_bytes, uint32_t rows);
+  /* Exact scalar stores of `bytes` (1 .. granule - 1) at bus, inside one
+   * write granule: only those bytes change, and they have landed when this
+   * returns (no tag). For the partial granules at a span's head and tail,
+   * which DMA must not round up. Nonzero when refused. */
+  int (*store) (SimaFwHal *hal, uint32_t bus, const uint8_t *local,
+      uint32_t bytes);
   /* Waits for every transfer issued with `tag`; nonzero if one failed. */
   int (*wait) (SimaFwHal *hal, unsigned tag);
   /* `bytes` of this worker's local memory, 64-byte aligned, valid until

@@ -863,8 +863,10 @@ entry_tests (void)
   in_host = aligned_alloc (64, REGION_BYTES);
   out_host = aligned_alloc (64, REGION_BYTES);
   local_mem = aligned_alloc (64, LOCAL_BYTES);
-  regions[0] = (SimaHostRegion) { (uint32_t) IN_BUS, REGION_BYTES, in_host };
-  regions[1] = (SimaHostRegion) { (uint32_t) OUT_BUS, REGION_BYTES, out_host };
+  regions[0] = (SimaHostRegion) { (uint32_t) IN_BUS, REGION_BYTES,
+      in_host, NULL, NULL };
+  regions[1] = (SimaHostRegion) { (uint32_t) OUT_BUS, REGION_BYTES,
+      out_host, NULL, NULL };
   test_entry_use (regions, 2, local_mem, LOCAL_BYTES);
   for (i = 0; i < REGION_BYTES; i++)   /* values, and garbage in padding */
     in_host[i] = (uint8_t) test_rng_next (&rng);

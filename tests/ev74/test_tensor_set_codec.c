@@ -732,8 +732,10 @@ main (void)
   out_host = aligned_alloc (64, REGION_BYTES);
   expect_host = aligned_alloc (64, REGION_BYTES);
   local_mem = aligned_alloc (64, LOCAL_BYTES);
-  regions[0] = (SimaHostRegion) { (uint32_t) IN_BUS, REGION_BYTES, in_host };
-  regions[1] = (SimaHostRegion) { (uint32_t) OUT_BUS, REGION_BYTES, out_host };
+  regions[0] = (SimaHostRegion) { (uint32_t) IN_BUS, REGION_BYTES,
+      in_host, NULL, NULL };
+  regions[1] = (SimaHostRegion) { (uint32_t) OUT_BUS, REGION_BYTES,
+      out_host, NULL, NULL };
   test_entry_use (regions, 2, local_mem, LOCAL_BYTES);
 
   golden ();

@@ -1,19 +1,60 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "host_hal.h"
 
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { POISON = 0xDB };
+#include "../device_model.h"
 
+enum { POISON = 0xDB, GRANULE = SIMA_EV74_WRITE_GRANULE };
+
+/* An unretired transfer. Deferred: it lands when its tag is waited for.
+ * Immediate: it has landed, but a write's granules stay in flight until
+ * the wait all the same (the firmware cannot tell the models apart). */
 struct SimaHostTransfer {
   unsigned tag;
   int failed;
+  int landed;
   uint8_t *dst;
   const uint8_t *src;
   uint64_t dst_pitch, src_pitch;
   uint32_t row_bytes, rows;
+  const SimaHostRegion *granules;   /* a tracked write's region, or NULL */
+  uint32_t bus, bus_pitch;
 };
+
+int
+sima_host_regions_track (SimaHostRegion *regions, size_t n_regions)
+{
+  size_t i;
+
+  for (i = 0; i < n_regions; i++) {
+    size_t n = (size_t) (regions[i].length / GRANULE) + 2;
+    regions[i].owner = calloc (n, 1);
+    regions[i].inflight = calloc (n, 1);
+    if (regions[i].owner == NULL || regions[i].inflight == NULL
+        || regions[i].bus % GRANULE != 0) {
+      sima_host_regions_untrack (regions, i + 1);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+void
+sima_host_regions_untrack (SimaHostRegion *regions, size_t n_regions)
+{
+  size_t i;
+
+  for (i = 0; i < n_regions; i++) {
+    free (regions[i].owner);
+    free (regions[i].inflight);
+    regions[i].owner = regions[i].inflight = NULL;
+  }
+}
 
 static SimaHostHal *
 host (SimaFwHal *hal)
@@ -24,16 +65,153 @@ host (SimaFwHal *hal)
 /* Host address of bus[bus, bus + bytes), or NULL when the range is not
  * inside one mapped region. */
 static uint8_t *
-translate (const SimaHostHal *h, uint64_t bus, uint64_t bytes)
+translate (const SimaHostHal *h, uint64_t bus, uint64_t bytes,
+    const SimaHostRegion **region)
 {
   size_t i;
   for (i = 0; i < h->n_regions; i++) {
     const SimaHostRegion *r = &h->regions[i];
     if (bus >= r->bus && bus - r->bus <= r->length
-        && bytes <= r->length - (bus - r->bus))
+        && bytes <= r->length - (bus - r->bus)) {
+      if (region != NULL)
+        *region = r;
       return r->host + (bus - r->bus);
+    }
   }
   return NULL;
+}
+
+/* The first broken rule of this worker, for the job's status. */
+static int
+refuse (SimaHostHal *h, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3)));
+
+static int
+refuse (SimaHostHal *h, const char *fmt, ...)
+{
+  h->stats.refused++;
+  if (h->fault[0] == '\0') {
+    va_list ap;
+    int n = snprintf (h->fault, sizeof h->fault, "EV74 worker %u: ",
+        (unsigned) h->hal.worker_id);
+    va_start (ap, fmt);
+    vsnprintf (h->fault + n, sizeof h->fault - (size_t) n, fmt, ap);
+    va_end (ap);
+  }
+  return -1;
+}
+
+/* The 2D limits of device_model.h. */
+static int
+check_limits (SimaHostHal *h, const char *what, uint32_t local_pitch,
+    uint32_t bus_pitch, uint32_t row_bytes, uint32_t rows)
+{
+  if (rows > SIMA_EV74_DMA_MAX_ROWS)
+    return refuse (h, "DMA %s of %" PRIu32 " rows (the engine moves at most "
+        "%u)", what, rows, SIMA_EV74_DMA_MAX_ROWS);
+  if (row_bytes > SIMA_EV74_DMA_MAX_ROW_BYTES)
+    return refuse (h, "DMA %s row of %" PRIu32 " bytes (at most %u)", what,
+        row_bytes, SIMA_EV74_DMA_MAX_ROW_BYTES);
+  if (rows > 1 && (local_pitch > SIMA_EV74_DMA_MAX_PITCH
+          || bus_pitch > SIMA_EV74_DMA_MAX_PITCH))
+    return refuse (h, "DMA %s pitch %" PRIu32 " / %" PRIu32 " (at most %u)",
+        what, local_pitch, bus_pitch, SIMA_EV74_DMA_MAX_PITCH);
+  return 0;
+}
+
+/* What the cost model charges for a transfer, and what it counts. */
+static void
+cost (SimaHostHal *h, int write, const uint8_t *local, uint32_t local_pitch,
+    uint32_t bus, uint32_t bus_pitch, uint32_t row_bytes, uint32_t rows)
+{
+  uint64_t cycles = SIMA_EV74_DMA_SETUP_CYCLES;
+  uint64_t local_off = (uint64_t) (local - h->local);
+  uint32_t r;
+
+  for (r = 0; r < rows; r++) {
+    uint64_t b = (uint64_t) bus + (uint64_t) r * bus_pitch;
+    uint64_t l = local_off + (uint64_t) r * local_pitch;
+    uint64_t beats = (b % GRANULE + row_bytes + GRANULE - 1) / GRANULE;
+    cycles += SIMA_EV74_DMA_ROW_CYCLES + beats;
+    if (b % SIMA_EV74_DMA_LOCAL_ALIGN != 0
+        || l % SIMA_EV74_DMA_LOCAL_ALIGN != 0) {
+      h->stats.unaligned++;
+      cycles += SIMA_EV74_DMA_UNALIGNED_CYCLES;
+    }
+    if (write && (b % GRANULE != 0 || (b + row_bytes) % GRANULE != 0))
+      h->stats.partial++;
+  }
+  if (row_bytes < SIMA_EV74_DMA_EFFICIENT_ROW_BYTES)
+    h->stats.small += rows;
+  h->stats.cycles += cycles;
+}
+
+/* Ownership of granules [g0, g1] of tracked region r by this worker, for a
+ * DMA write (dma) or a scalar store. The owner byte is set first, so a
+ * granule another worker owns is refused without reading its in-flight
+ * marks (only a granule's DMA owner ever reads or writes those). */
+static int
+claim (SimaHostHal *h, const SimaHostRegion *r, uint64_t g0, uint64_t g1,
+    int dma)
+{
+  unsigned w = h->hal.worker_id;
+  uint8_t mine = (uint8_t) (dma ? 1u << w : 1u << (4 + w));
+  uint8_t others_dma = (uint8_t) (0x0Fu & ~(1u << w));
+  uint8_t others_any = (uint8_t) (~((1u << w) | (1u << (4 + w))) & 0xFFu);
+  uint64_t g;
+
+  for (g = g0; g <= g1; g++) {
+    uint8_t old = __atomic_fetch_or (&r->owner[g], mine, __ATOMIC_RELAXED);
+    if (old & (dma ? others_any : others_dma))
+      return refuse (h, "%s at bus 0x%08" PRIx64 " shares its 16-byte write "
+          "granule with a write of another worker (owners 0x%02x)",
+          dma ? "DMA write" : "scalar store", r->bus + g * GRANULE,
+          (unsigned) old);
+    if (r->inflight[g] != 0)
+      return refuse (h, "%s at bus 0x%08" PRIx64 " shares its 16-byte write "
+          "granule with an unretired DMA write (tags 0x%x)",
+          dma ? "DMA write" : "scalar store", r->bus + g * GRANULE,
+          (unsigned) r->inflight[g]);
+  }
+  return 0;
+}
+
+/* Every row of a tracked write claims its granules, then marks them in
+ * flight under its tag (cleared when the tag is waited for). */
+static int
+claim_write (SimaHostHal *h, const SimaHostRegion *r, unsigned tag,
+    uint32_t bus, uint32_t bus_pitch, uint32_t row_bytes, uint32_t rows)
+{
+  uint32_t row;
+  uint64_t g;
+
+  for (row = 0; row < rows; row++) {
+    uint64_t off = (uint64_t) bus - r->bus + (uint64_t) row * bus_pitch;
+    if (claim (h, r, off / GRANULE, (off + row_bytes - 1) / GRANULE, 1) != 0)
+      return -1;
+  }
+  for (row = 0; row < rows; row++) {
+    uint64_t off = (uint64_t) bus - r->bus + (uint64_t) row * bus_pitch;
+    for (g = off / GRANULE; g <= (off + row_bytes - 1) / GRANULE; g++)
+      r->inflight[g] |= (uint8_t) (1u << tag);
+  }
+  return 0;
+}
+
+static void
+retire_write (const SimaHostTransfer *t)
+{
+  const SimaHostRegion *r = t->granules;
+  uint32_t row;
+  uint64_t g;
+
+  if (r == NULL)
+    return;
+  for (row = 0; row < t->rows; row++) {
+    uint64_t off = (uint64_t) t->bus - r->bus + (uint64_t) row * t->bus_pitch;
+    for (g = off / GRANULE; g <= (off + t->row_bytes - 1) / GRANULE; g++)
+      r->inflight[g] &= (uint8_t) ~(1u << t->tag);
+  }
 }
 
 /* Every row of a 2D transfer on the bus side must be mapped; the local side
@@ -41,7 +219,7 @@ translate (const SimaHostHal *h, uint64_t bus, uint64_t bytes)
 static int
 check_shape (const SimaHostHal *h, const uint8_t *local, uint32_t local_pitch,
     uint32_t bus, uint32_t bus_pitch, uint32_t row_bytes, uint32_t rows,
-    uint8_t **bus_host)
+    uint8_t **bus_host, const SimaHostRegion **region)
 {
   uint64_t local_end;
 
@@ -54,16 +232,17 @@ check_shape (const SimaHostHal *h, const uint8_t *local, uint32_t local_pitch,
   /* rows are evenly spaced: one region holding the first byte of the first
    * row and the last byte of the last row holds them all */
   *bus_host = translate (h, bus, (uint64_t) (rows - 1) * bus_pitch
-      + row_bytes);
+      + row_bytes, region);
   return *bus_host == NULL ? -1 : 0;
 }
 
 static void
-land (const SimaHostTransfer *t)
+land (SimaHostTransfer *t)
 {
   uint32_t r;
-  if (t->failed)
+  if (t->failed || t->landed)
     return;
+  t->landed = 1;
   for (r = 0; r < t->rows; r++)
     memmove (t->dst + r * t->dst_pitch, t->src + r * t->src_pitch,
         t->row_bytes);
@@ -88,7 +267,9 @@ issue (SimaHostHal *h, unsigned tag, SimaHostTransfer *t)
   if (h->model == SIMA_HOST_DMA_IMMEDIATE) {
     land (t);
     h->tag_failed[tag] |= t->failed;
-    return 0;
+    t->failed = 0;
+    if (t->granules == NULL)
+      return 0;               /* nothing stays in flight */
   }
   if (h->n_pending == h->cap_pending) {
     size_t cap = h->cap_pending ? 2 * h->cap_pending : 64;
@@ -98,7 +279,8 @@ issue (SimaHostHal *h, unsigned tag, SimaHostTransfer *t)
     h->pending = p;
     h->cap_pending = cap;
   }
-  poison (t);
+  if (!t->landed)
+    poison (t);
   h->pending[h->n_pending++] = *t;
   return 0;
 }
@@ -113,14 +295,17 @@ host_read_2d (SimaFwHal *hal, unsigned tag, uint8_t *local,
   uint8_t *src;
 
   if (check_shape (h, local, local_pitch, bus, bus_pitch, row_bytes, rows,
-          &src) != 0) {
+          &src, NULL) != 0) {
     h->stats.refused++;
     return -1;
   }
-  t = (SimaHostTransfer) { 0, 0, local, src, local_pitch, bus_pitch,
-    row_bytes, rows };
+  if (check_limits (h, "read", local_pitch, bus_pitch, row_bytes, rows) != 0)
+    return -1;
+  t = (SimaHostTransfer) { 0, 0, 0, local, src, local_pitch, bus_pitch,
+    row_bytes, rows, NULL, bus, bus_pitch };
   if (issue (h, tag, &t) != 0)
     return -1;
+  cost (h, 0, local, local_pitch, bus, bus_pitch, row_bytes, rows);
   h->stats.bytes_read += (uint64_t) row_bytes * rows;
   return 0;
 }
@@ -132,19 +317,28 @@ host_write_2d (SimaFwHal *hal, unsigned tag, uint32_t bus, uint32_t bus_pitch,
 {
   SimaHostHal *h = host (hal);
   SimaHostTransfer t;
+  const SimaHostRegion *region = NULL;
   uint8_t *dst;
   uint64_t end = (uint64_t) bus + (uint64_t) (rows ? rows - 1 : 0) * bus_pitch
       + row_bytes;
 
   if (check_shape (h, local, local_pitch, bus, bus_pitch, row_bytes, rows,
-          &dst) != 0) {
+          &dst, &region) != 0) {
     h->stats.refused++;
     return -1;
   }
-  t = (SimaHostTransfer) { 0, 0, dst, local, bus_pitch, local_pitch,
-    row_bytes, rows };
+  if (tag >= SIMA_FW_DMA_TAGS
+      || check_limits (h, "write", local_pitch, bus_pitch, row_bytes,
+          rows) != 0)
+    return -1;
+  if (region->owner != NULL && claim_write (h, region, tag, bus, bus_pitch,
+          row_bytes, rows) != 0)
+    return -1;
+  t = (SimaHostTransfer) { 0, 0, 0, dst, local, bus_pitch, local_pitch,
+    row_bytes, rows, region->owner != NULL ? region : NULL, bus, bus_pitch };
   if (issue (h, tag, &t) != 0)
     return -1;
+  cost (h, 1, local, local_pitch, bus, bus_pitch, row_bytes, rows);
   h->stats.bytes_written += (uint64_t) row_bytes * rows;
   if (bus < h->stats.write_lo)
     h->stats.write_lo = bus;
@@ -165,6 +359,7 @@ host_wait (SimaFwHal *hal, unsigned tag)
   for (i = 0; i < h->n_pending; i++) {   /* land in issue order */
     if (h->pending[i].tag == tag) {
       land (&h->pending[i]);
+      retire_write (&h->pending[i]);
       h->tag_failed[tag] |= h->pending[i].failed;
     } else {
       h->pending[kept++] = h->pending[i];
@@ -174,6 +369,49 @@ host_wait (SimaFwHal *hal, unsigned tag)
   failed = h->tag_failed[tag];
   h->tag_failed[tag] = 0;
   return failed ? -1 : 0;
+}
+
+/* Exact stores: naturally aligned pieces of 4, 2 and 1 bytes. */
+static int
+host_store (SimaFwHal *hal, uint32_t bus, const uint8_t *local,
+    uint32_t bytes)
+{
+  SimaHostHal *h = host (hal);
+  const SimaHostRegion *region = NULL;
+  uint8_t *dst;
+  uint64_t off, pieces = 0;
+  uint32_t at;
+
+  if (bytes == 0 || bytes >= GRANULE || bus / GRANULE != (bus + bytes - 1)
+      / GRANULE)
+    return refuse (h, "scalar store of %" PRIu32 " bytes at bus 0x%08" PRIx32
+        " (1 to 15 bytes inside one 16-byte granule)", bytes, bus);
+  if (local < h->local || (uint64_t) (local - h->local) + bytes
+      > h->local_size
+      || (dst = translate (h, bus, bytes, &region)) == NULL) {
+    h->stats.refused++;
+    return -1;
+  }
+  off = (uint64_t) bus - region->bus;
+  if (region->owner != NULL && claim (h, region, off / GRANULE,
+          off / GRANULE, 0) != 0)
+    return -1;
+  memcpy (dst, local, bytes);
+  for (at = bus; at < bus + bytes;) {
+    uint32_t left = bus + bytes - at;
+    uint32_t n = (at % 4 == 0 && left >= 4) ? 4 : (at % 2 == 0 && left >= 2)
+        ? 2 : 1;
+    at += n;
+    pieces++;
+  }
+  h->stats.stores += pieces;
+  h->stats.cycles += pieces * SIMA_EV74_SCALAR_STORE_CYCLES;
+  h->stats.bytes_written += bytes;
+  if (bus < h->stats.write_lo)
+    h->stats.write_lo = bus;
+  if ((uint64_t) bus + bytes > h->stats.write_hi)
+    h->stats.write_hi = (uint64_t) bus + bytes;
+  return 0;
 }
 
 static uint8_t *
@@ -203,7 +441,8 @@ host_scratch_reset (SimaFwHal *hal)
 }
 
 static const SimaFwHalOps host_ops = {
-  host_read_2d, host_write_2d, host_wait, host_scratch, host_scratch_reset,
+  host_read_2d, host_write_2d, host_store, host_wait, host_scratch,
+  host_scratch_reset,
 };
 
 void
@@ -229,7 +468,14 @@ sima_host_hal_init (SimaHostHal *h, uint32_t worker_id, uint32_t worker_count,
 size_t
 sima_host_hal_finish (SimaHostHal *h)
 {
-  size_t left = h->n_pending;
+  size_t i, left = 0;
+
+  /* landed immediate writes still marked in flight are a firmware that
+   * did not wait; deferred ones never landed */
+  for (i = 0; i < h->n_pending; i++) {
+    left++;
+    retire_write (&h->pending[i]);
+  }
   free (h->pending);
   h->pending = NULL;
   h->n_pending = h->cap_pending = 0;

@@ -29,6 +29,7 @@
 
 #include <simaai/kernels/ev74/wire.h>
 
+#include "../../../firmware/hal/device_model.h"
 #include "../../../firmware/hal/host/host_hal.h"
 #include "../../../firmware/native_entry.h"
 #include "../monotonic.h"
@@ -504,6 +505,10 @@ run_part (Emu *emu, EmuJob *job, uint32_t part, uint8_t *local)
         : 0;
   job->part_status[part] = simafw_native_entry (&hal.hal, job->desc,
       job->desc_length);
+  if (hal.fault[0] != '\0')    /* the device model's words, not a bare
+                                 * "transfer failed" */
+    job->part_status[part] = sima_status_make (SIMA_DEVICE_FAULT, "%s",
+        hal.fault);
   job->part_stats[part] = hal.stats;
   job->part_pending[part] = sima_host_hal_finish (&hal);
 }
@@ -511,6 +516,8 @@ run_part (Emu *emu, EmuJob *job, uint32_t part, uint8_t *local)
 static void
 job_free (EmuJob *job)
 {
+  if (job->map != NULL)
+    sima_host_regions_untrack (job->map, job->n_regions);
   free (job->map);
   free (job);
 }
@@ -523,6 +530,7 @@ retire (EmuJob *job)
 {
   SimaEv74JobStats s;
   SimaStatus status = sima_status_ok ();
+  uint64_t cycles = 0;
   uint32_t i;
 
   memset (&s, 0, sizeof s);
@@ -538,11 +546,18 @@ retire (EmuJob *job)
     s.dma_commands += p->commands;
     s.dma_bytes_read += p->bytes_read;
     s.dma_bytes_written += p->bytes_written;
+    s.dma_small_rows += p->small;
+    s.dma_unaligned_rows += p->unaligned;
+    s.dma_partial_writes += p->partial;
+    s.scalar_stores += p->stores;
+    if (p->cycles > cycles)
+      cycles = p->cycles;
     s.local_peak = p->local_peak > s.local_peak ? p->local_peak
         : s.local_peak;
     s.write_lo[i] = p->write_lo;
     s.write_hi[i] = p->write_hi;
   }
+  s.estimated_ns = cycles * 1000u / SIMA_EV74_CLOCK_MHZ;
   s.device_ns = sima_ev74_now_ns () - job->submitted_ns;
   job->retired (job->cookie, &status, &s);
   job_free (job);
@@ -714,7 +729,14 @@ emu_submit (void *ctx, const uint8_t *desc, uint32_t length,
   for (i = 0; i < n_regions; i++) {
     const EmuRegion *r = regions[i].handle;
     job->map[i] = (SimaHostRegion) { (uint32_t) regions[i].bus,
-      regions[i].length, r->map };
+      regions[i].length, r->map, NULL, NULL };
+  }
+  /* the device model's granule rules, shared by the job's workers */
+  if (sima_host_regions_track (job->map, n_regions) != 0) {
+    free (job->map);
+    free (job);
+    return sima_status_make (SIMA_OUT_OF_RESOURCES, "EV74 submit: no memory "
+        "for the write-granule map");
   }
   job->retired = retired;
   job->cookie = cookie;

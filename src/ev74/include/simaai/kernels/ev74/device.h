@@ -86,11 +86,18 @@ SimaStatus sima_ev74_submit (SimaEv74Device *dev,
 SimaStatus sima_ev74_job_wait (SimaEv74Job *job, int64_t timeout_ns);
 int sima_ev74_job_retired (SimaEv74Job *job);
 
+/* The counters and the estimate follow the device model of the firmware
+ * (firmware/hal/device_model.h, docs/ev74.md "Device model"). */
 typedef struct {
   uint64_t device_ns;       /* submit to confirmed retirement */
   uint64_t dma_commands;
   uint64_t dma_bytes_read;
-  uint64_t dma_bytes_written;
+  uint64_t dma_bytes_written;   /* DMA and scalar stores */
+  uint64_t dma_small_rows;      /* rows below the efficient transfer size */
+  uint64_t dma_unaligned_rows;  /* rows at an unaligned local/bus address */
+  uint64_t dma_partial_writes;  /* DMA write rows with a partial granule */
+  uint64_t scalar_stores;       /* exact 1/2/4-byte stores */
+  uint64_t estimated_ns;        /* cost model: the slowest worker's time */
   uint32_t local_peak;      /* highest per-worker local memory use */
   uint32_t workers;
   uint64_t write_lo[4];     /* per worker: lowest bus byte written */
