@@ -185,13 +185,12 @@ claim_write (SimaHostHal *h, const SimaHostRegion *r, unsigned tag,
   uint32_t row;
   uint64_t g;
 
+  /* row by row: the rows of one transfer retire together, so a row may
+   * not share a granule with an earlier one either */
   for (row = 0; row < rows; row++) {
     uint64_t off = (uint64_t) bus - r->bus + (uint64_t) row * bus_pitch;
     if (claim (h, r, off / GRANULE, (off + row_bytes - 1) / GRANULE, 1) != 0)
       return -1;
-  }
-  for (row = 0; row < rows; row++) {
-    uint64_t off = (uint64_t) bus - r->bus + (uint64_t) row * bus_pitch;
     for (g = off / GRANULE; g <= (off + row_bytes - 1) / GRANULE; g++)
       r->inflight[g] |= (uint8_t) (1u << tag);
   }
@@ -294,13 +293,14 @@ host_read_2d (SimaFwHal *hal, unsigned tag, uint8_t *local,
   SimaHostTransfer t;
   uint8_t *src;
 
+  /* the engine's limits first: a descriptor past them cannot be issued */
+  if (check_limits (h, "read", local_pitch, bus_pitch, row_bytes, rows) != 0)
+    return -1;
   if (check_shape (h, local, local_pitch, bus, bus_pitch, row_bytes, rows,
           &src, NULL) != 0) {
     h->stats.refused++;
     return -1;
   }
-  if (check_limits (h, "read", local_pitch, bus_pitch, row_bytes, rows) != 0)
-    return -1;
   t = (SimaHostTransfer) { 0, 0, 0, local, src, local_pitch, bus_pitch,
     row_bytes, rows, NULL, bus, bus_pitch };
   if (issue (h, tag, &t) != 0)
@@ -322,15 +322,13 @@ host_write_2d (SimaFwHal *hal, unsigned tag, uint32_t bus, uint32_t bus_pitch,
   uint64_t end = (uint64_t) bus + (uint64_t) (rows ? rows - 1 : 0) * bus_pitch
       + row_bytes;
 
-  if (check_shape (h, local, local_pitch, bus, bus_pitch, row_bytes, rows,
-          &dst, &region) != 0) {
+  if (check_limits (h, "write", local_pitch, bus_pitch, row_bytes, rows) != 0)
+    return -1;
+  if (tag >= SIMA_FW_DMA_TAGS || check_shape (h, local, local_pitch, bus,
+          bus_pitch, row_bytes, rows, &dst, &region) != 0) {
     h->stats.refused++;
     return -1;
   }
-  if (tag >= SIMA_FW_DMA_TAGS
-      || check_limits (h, "write", local_pitch, bus_pitch, row_bytes,
-          rows) != 0)
-    return -1;
   if (region->owner != NULL && claim_write (h, region, tag, bus, bus_pitch,
           row_bytes, rows) != 0)
     return -1;
