@@ -112,11 +112,16 @@ run_on_ev74 (const SimaQuantTessPlan *plan, const float *image,
   if (st.code == SIMA_OK) {
     same = memcmp (out, a65_tiles, (size_t) plan->output_bytes) == 0;
     printf ("EV74 (%s): %s the A65 bytes; %u workers, %llu DMA commands, "
-        "%llu bytes read, %llu written, %.3f ms submit to retire\n",
+        "%llu bytes read, %llu written, %llu small rows, %llu exact "
+        "stores, %.3f ms estimated device time (cost model), %.3f ms "
+        "submit to retire\n",
         sima_ev74_device_spec (dev), same ? "identical to" : "DIFFERENT from",
         js.workers, (unsigned long long) js.dma_commands,
         (unsigned long long) js.dma_bytes_read,
-        (unsigned long long) js.dma_bytes_written, (double) js.device_ns / 1e6);
+        (unsigned long long) js.dma_bytes_written,
+        (unsigned long long) js.dma_small_rows,
+        (unsigned long long) js.scalar_stores,
+        (double) js.estimated_ns / 1e6, (double) js.device_ns / 1e6);
   } else {
     fprintf (stderr, "EV74 error: %s: %s\n", sima_status_code_name (st.code),
         st.message);
