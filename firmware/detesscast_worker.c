@@ -29,6 +29,7 @@
 #include <simaai/kernels/ev74/detesscast_wire.h>
 
 #include "detesscast_fw.h"
+#include "dense_output.h"
 #include "dma_blocks.h"
 
 enum { TAG_IN0 = 0, TAG_OUT0 = 2 };
@@ -214,22 +215,15 @@ assemble (const SimaFwDetessCastJob *job, const Panel *p, const uint8_t *lo,
   }
 }
 
-/* Worker w's elements of a dense output: boundaries at the elements whose
- * bus address is 16-byte aligned, so neighbouring workers never share an
- * alignment block. */
+/* The end of the panel starting at e0: dense outputs cut at aligned
+ * element boundaries (dense_output.h), strided ones every panel. */
 static uint64_t
-boundary (const SimaFwDetessCastJob *job, uint32_t w, uint32_t n)
+panel_end (const SimaFwDenseOutput *d, int strided, uint64_t e0,
+    uint64_t last)
 {
-  const uint64_t count = job->plan.element_count;
-  const uint64_t scalar = (uint64_t) job->plan.output_view.scalar_bytes;
-  const uint64_t per16 = 16 / scalar;
-  const uint64_t first = ((16 - job->output_bus % 16) % 16) / scalar;
-  uint64_t b = count * w / n;
-
-  if (w == 0 || w == n)
-    return w == 0 ? 0 : count;
-  b = b < first ? first : first + (b - first + per16 - 1) / per16 * per16;
-  return b < count ? b : count;
+  if (strided)
+    return e0 + d->panel < last ? e0 + d->panel : last;
+  return simafw_dense_panel_end (d, e0, last);
 }
 
 SimaStatus
@@ -238,19 +232,25 @@ simafw_detesscast_run (SimaFwHal *hal, const SimaFwDetessCastJob *job)
   const uint64_t scalar = (uint64_t) job->plan.output_view.scalar_bytes;
   uint8_t *in[2], *out[2];
   Panel panel[2];
-  uint64_t first, last, k, panels;
+  const int strided = (job->flags & SIMA_EV74_DC_FLAG_STRIDED) != 0;
+  SimaFwDenseOutput dense;
+  uint64_t first, last, k, panels, e;
   int err = 0, s;
 
   if (job->plan.element_count == 0)
     return sima_status_ok ();
-  if (job->flags & SIMA_EV74_DC_FLAG_STRIDED) {
+  simafw_dense_output_init (&dense, job->plan.element_count,
+      (uint32_t) scalar, job->output_bus, SIMAFW_DC_PANEL);
+  if (strided) {
     if (hal->worker_id != 0)
       return sima_status_ok ();
     first = 0;
     last = job->plan.element_count;
   } else {
-    first = boundary (job, hal->worker_id, hal->worker_count);
-    last = boundary (job, hal->worker_id + 1, hal->worker_count);
+    first = simafw_dense_boundary (&dense, hal->worker_id,
+        hal->worker_count);
+    last = simafw_dense_boundary (&dense, hal->worker_id + 1,
+        hal->worker_count);
   }
   if (first == last)
     return sima_status_ok ();
@@ -265,18 +265,18 @@ simafw_detesscast_run (SimaFwHal *hal, const SimaFwDetessCastJob *job)
         "DetessCast worker %lu: local memory for two panel slots is not "
         "available", (unsigned long) hal->worker_id);
 
-  panels = (last - first + SIMAFW_DC_PANEL - 1) / SIMAFW_DC_PANEL;
+  for (panels = 0, e = first; e < last; panels++)
+    e = panel_end (&dense, strided, e, last);
   panel[0].e0 = first;
-  panel[0].e1 = first + SIMAFW_DC_PANEL < last ? first + SIMAFW_DC_PANEL : last;
+  panel[0].e1 = panel_end (&dense, strided, first, last);
   err |= gather (hal, TAG_IN0, job, &panel[0], in[0], in[0] + SIMAFW_DC_PANEL);
   for (k = 0; k < panels && !err; k++) {
     s = (int) (k & 1);
     err |= hal->ops->wait (hal, TAG_IN0 + (unsigned) s);
     if (k + 1 < panels) {
       Panel *next = &panel[1 - s];
-      next->e0 = first + (k + 1) * SIMAFW_DC_PANEL;
-      next->e1 = next->e0 + SIMAFW_DC_PANEL < last
-          ? next->e0 + SIMAFW_DC_PANEL : last;
+      next->e0 = panel[s].e1;
+      next->e1 = panel_end (&dense, strided, next->e0, last);
       err |= gather (hal, TAG_IN0 + (unsigned) (1 - s), job, next, in[1 - s],
           in[1 - s] + SIMAFW_DC_PANEL);
     }

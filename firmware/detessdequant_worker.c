@@ -24,6 +24,7 @@
 #include <simaai/kernels/ev74/detessdequant_wire.h>
 
 #include "detessdequant_fw.h"
+#include "dense_output.h"
 #include "dma_blocks.h"
 
 enum { TAG_IN0 = 0, TAG_OUT0 = 2 };
@@ -199,22 +200,15 @@ convert (const SimaFwDetessDequantJob *job, const Panel *p, const uint8_t *in,
   }
 }
 
-/* Worker w's elements of a dense output: boundaries at the elements whose
- * bus address is 16-byte aligned, so neighbouring workers never share an
- * alignment block. */
+/* The end of the panel starting at e0: dense outputs cut at aligned
+ * element boundaries (dense_output.h), strided ones every panel. */
 static uint64_t
-boundary (const SimaFwDetessDequantJob *job, uint32_t w, uint32_t n)
+panel_end (const SimaFwDenseOutput *d, int strided, uint64_t e0,
+    uint64_t last)
 {
-  const uint64_t count = job->plan.element_count;
-  const uint64_t scalar = (uint64_t) job->plan.output_view.scalar_bytes;
-  const uint64_t per16 = 16 / scalar;
-  const uint64_t first = ((16 - job->output_bus % 16) % 16) / scalar;
-  uint64_t b = count * w / n;
-
-  if (w == 0 || w == n)
-    return w == 0 ? 0 : count;
-  b = b < first ? first : first + (b - first + per16 - 1) / per16 * per16;
-  return b < count ? b : count;
+  if (strided)
+    return e0 + d->panel < last ? e0 + d->panel : last;
+  return simafw_dense_panel_end (d, e0, last);
 }
 
 SimaStatus
@@ -223,19 +217,25 @@ simafw_detessdequant_run (SimaFwHal *hal, const SimaFwDetessDequantJob *job)
   const uint64_t scalar = (uint64_t) job->plan.output_view.scalar_bytes;
   uint8_t *in[2], *out[2];
   Panel panel[2];
-  uint64_t first, last, k, panels;
+  const int strided = (job->flags & SIMA_EV74_DD_FLAG_STRIDED) != 0;
+  SimaFwDenseOutput dense;
+  uint64_t first, last, k, panels, e;
   int err = 0, s;
 
   if (job->plan.element_count == 0)
     return sima_status_ok ();
-  if (job->flags & SIMA_EV74_DD_FLAG_STRIDED) {
+  simafw_dense_output_init (&dense, job->plan.element_count,
+      (uint32_t) scalar, job->output_bus, SIMAFW_DD_PANEL);
+  if (strided) {
     if (hal->worker_id != 0)
       return sima_status_ok ();
     first = 0;
     last = job->plan.element_count;
   } else {
-    first = boundary (job, hal->worker_id, hal->worker_count);
-    last = boundary (job, hal->worker_id + 1, hal->worker_count);
+    first = simafw_dense_boundary (&dense, hal->worker_id,
+        hal->worker_count);
+    last = simafw_dense_boundary (&dense, hal->worker_id + 1,
+        hal->worker_count);
   }
   if (first == last)
     return sima_status_ok ();
@@ -249,18 +249,18 @@ simafw_detessdequant_run (SimaFwHal *hal, const SimaFwDetessDequantJob *job)
         "DetessDequant worker %lu: local memory for two panel slots is not "
         "available", (unsigned long) hal->worker_id);
 
-  panels = (last - first + SIMAFW_DD_PANEL - 1) / SIMAFW_DD_PANEL;
+  for (panels = 0, e = first; e < last; panels++)
+    e = panel_end (&dense, strided, e, last);
   panel[0].e0 = first;
-  panel[0].e1 = first + SIMAFW_DD_PANEL < last ? first + SIMAFW_DD_PANEL : last;
+  panel[0].e1 = panel_end (&dense, strided, first, last);
   err |= gather (hal, TAG_IN0, job, &panel[0], in[0]);
   for (k = 0; k < panels && !err; k++) {
     s = (int) (k & 1);
     err |= hal->ops->wait (hal, TAG_IN0 + (unsigned) s);
     if (k + 1 < panels) {
       Panel *next = &panel[1 - s];
-      next->e0 = first + (k + 1) * SIMAFW_DD_PANEL;
-      next->e1 = next->e0 + SIMAFW_DD_PANEL < last
-          ? next->e0 + SIMAFW_DD_PANEL : last;
+      next->e0 = panel[s].e1;
+      next->e1 = panel_end (&dense, strided, next->e0, last);
       err |= gather (hal, TAG_IN0 + (unsigned) (1 - s), job, next, in[1 - s]);
     }
     if (k >= 2)                 /* this output slot's previous write */
