@@ -140,11 +140,10 @@ gather (SimaFwHal *hal, unsigned tag, const SimaFwDetessCastJob *job,
       err |= simafw_segments_add (hal, &seg_hi, job->input_bus + off + high,
           n, hi + i);
     } else {                    /* one byte per row at the tile's pitch */
-      err |= hal->ops->read_2d (hal, tag, lo + i, 1,
-          (uint32_t) (job->input_bus + off), (uint32_t) step, 1, (uint32_t) n);
-      err |= hal->ops->read_2d (hal, tag, hi + i, 1,
-          (uint32_t) (job->input_bus + off + high), (uint32_t) step, 1,
-          (uint32_t) n);
+      err |= simafw_read_2d (hal, tag, lo + i, 1, job->input_bus + off,
+          step, 1, (uint32_t) n);
+      err |= simafw_read_2d (hal, tag, hi + i, 1,
+          job->input_bus + off + high, step, 1, (uint32_t) n);
     }
     advance (plan, coord, n);
     e += n;

@@ -129,8 +129,8 @@ gather (SimaFwHal *hal, unsigned tag, const SimaFwDetessDequantJob *job,
       err |= simafw_segments_add (hal, &seg, job->input_bus + off, n,
           local + (e - p->e0));
     else                        /* one byte per row at the tile's pitch */
-      err |= hal->ops->read_2d (hal, tag, local + (e - p->e0), 1,
-          (uint32_t) (job->input_bus + off), (uint32_t) step, 1, (uint32_t) n);
+      err |= simafw_read_2d (hal, tag, local + (e - p->e0), 1,
+          job->input_bus + off, step, 1, (uint32_t) n);
     advance (plan, coord, n);
     e += n;
   }

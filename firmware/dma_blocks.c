@@ -61,6 +61,26 @@ dma_rows (SimaFwHal *hal, unsigned tag, uint64_t bus, uint64_t bus_pitch,
 }
 
 int
+simafw_read_2d (SimaFwHal *hal, unsigned tag, uint8_t *local,
+    uint64_t local_pitch, uint64_t bus, uint64_t bus_pitch,
+    uint32_t row_bytes, uint32_t rows)
+{
+  const uint32_t most = rows > 1 && (bus_pitch > SIMA_EV74_DMA_MAX_PITCH
+      || local_pitch > SIMA_EV74_DMA_MAX_PITCH) ? 1 : SIMA_EV74_DMA_MAX_ROWS;
+  int err = 0;
+
+  while (rows > 0) {
+    uint32_t n = rows < most ? rows : most;
+    err |= hal->ops->read_2d (hal, tag, local, n > 1 ? (uint32_t) local_pitch
+        : 0, (uint32_t) bus, n > 1 ? (uint32_t) bus_pitch : 0, row_bytes, n);
+    bus += (uint64_t) n * bus_pitch;
+    local += (uint64_t) n * local_pitch;
+    rows -= n;
+  }
+  return err;
+}
+
+int
 simafw_write_exact (SimaFwHal *hal, unsigned tag, uint64_t bus,
     uint64_t bus_pitch, const uint8_t *local, uint32_t local_pitch,
     uint32_t row_bytes, uint32_t rows)

@@ -52,6 +52,14 @@ int simafw_write_exact (SimaFwHal *hal, unsigned tag, uint64_t bus,
     uint64_t bus_pitch, const uint8_t *local, uint32_t local_pitch,
     uint32_t row_bytes, uint32_t rows);
 
+/* Reads `rows` rows of `row_bytes` from bus (bus_pitch apart) to local
+ * (local_pitch apart) within the engine's 2D limits: chunks of at most
+ * SIMA_EV74_DMA_MAX_ROWS rows, and one transfer per row when a pitch is
+ * beyond SIMA_EV74_DMA_MAX_PITCH (tensors with planes of 8 MiB or more). */
+int simafw_read_2d (SimaFwHal *hal, unsigned tag, uint8_t *local,
+    uint64_t local_pitch, uint64_t bus, uint64_t bus_pitch,
+    uint32_t row_bytes, uint32_t rows);
+
 /* Issues whatever is still being built. */
 int simafw_segments_flush (SimaFwHal *hal, SimaFwSegments *s);
 

@@ -251,18 +251,16 @@ run_flush (SimaFwHal *hal, unsigned tag, PixelRun *r, uint64_t sc,
 {
   const int64_t channels = r->channels;
   uint32_t px = (uint32_t) channels * scalar, i;
-  uint32_t pitch = r->n > 1 ? (uint32_t) r->pitch : 0;
   int err = 0;
 
   if ((uint64_t) channels <= r->n) {
     for (i = 0; i < (uint32_t) channels; i++)
-      err |= hal->ops->read_2d (hal, tag, r->local + i * scalar, px,
-          (uint32_t) (r->bus + i * sc), pitch, scalar, r->n);
+      err |= simafw_read_2d (hal, tag, r->local + i * scalar, px,
+          r->bus + i * sc, r->pitch, scalar, r->n);
   } else {
     for (i = 0; i < r->n; i++)
-      err |= hal->ops->read_2d (hal, tag, r->local + i * px, scalar,
-          (uint32_t) (r->bus + (uint64_t) i * r->pitch),
-          channels > 1 ? (uint32_t) sc : 0, scalar, (uint32_t) channels);
+      err |= simafw_read_2d (hal, tag, r->local + i * px, scalar,
+          r->bus + (uint64_t) i * r->pitch, sc, scalar, (uint32_t) channels);
   }
   r->n = 0;
   return err;
