@@ -2,7 +2,9 @@
 /*
  * QuantTess numerics against the oracle, through the public A65 API:
  *  - every FP16 and every BF16 pattern x 4 roundings x zero points
- *    {-128, 0, 127} x 8 multipliers (normal, power of two, subnormal, huge);
+ *    {-128, 0, 127} x 10 multipliers (normal, power of two, subnormal, huge,
+ *    and two that scale subnormal 16-bit inputs to where the roundings
+ *    differ);
  *  - FP32 special values, values around every integer rounding tie, exact
  *    binary32 product ties, and >= 1e6 random values per multiplier;
  *  - the same results in non-default FP environments (directed rounding,
@@ -29,16 +31,22 @@ typedef struct {
   float value;
 } Multiplier;
 
-static Multiplier multipliers[8];
+/* the fp32 sweeps take the first 8: the last two are for 16-bit inputs */
+enum { N_MULTIPLIERS = 10, N_FP32_MULTIPLIERS = 8 };
+static Multiplier multipliers[N_MULTIPLIERS];
 static const int32_t zero_points[3] = { -128, 0, 127 };
 
 static void
 init_multipliers (void)
 {
-  Multiplier m[8] = {
+  /* 3e5 and 1.5 * 2^127 bring FP16 and BF16 subnormal inputs to values
+   * where nearest-even and toward-zero differ; none of the others does
+   * (a toward-zero mutation of subnormal inputs passed without them) */
+  Multiplier m[N_MULTIPLIERS] = {
     { "1.0", 1.0f }, { "127.0", 127.0f }, { "0.5", 0.5f },
     { "2^-3", 0.125f }, { "0.3", 0.3f }, { "3.0e-39 (subnormal)", 3.0e-39f },
     { "2^-140 (subnormal)", ldexpf (1.0f, -140) }, { "1.0e30", 1.0e30f },
+    { "3.0e5", 3.0e5f }, { "1.5 * 2^127", ldexpf (1.5f, 127) },
   };
   memcpy (multipliers, m, sizeof m);
 }
@@ -128,13 +136,13 @@ exhaustive_16bit (SimaDType dtype)
 
   for (i = 0; i < n; i++)
     values[i] = (uint16_t) i;
-  for (mi = 0; mi < 8; mi++)
+  for (mi = 0; mi < N_MULTIPLIERS; mi++)
     for (zi = 0; zi < 3; zi++)
       for (r = 0; r < 4; r++)
         check_batch (&t, dtype, values, n, multipliers[mi].value,
             zero_points[zi], r, TEST_FPENV_DEFAULT, expected, got);
-  tap_ok (t.mismatches == 0 && t.failed_calls == 0 && t.cases == 6291456,
-      "exhaustive %s: every pattern x 4 roundings x 3 zero points x 8 "
+  tap_ok (t.mismatches == 0 && t.failed_calls == 0 && t.cases == 65536 * 4 * 3 * N_MULTIPLIERS,
+      "exhaustive %s: every pattern x 4 roundings x 3 zero points x 10 "
       "multipliers: %llu cases, %llu mismatches", sima_dtype_name (dtype),
       (unsigned long long) t.cases, (unsigned long long) t.mismatches);
   free (values);
@@ -294,7 +302,7 @@ fp32_sweep (void)
   Tally special = { 0, 0, 0 }, ties = { 0, 0, 0 }, random = { 0, 0, 0 };
   int8_t *expected = NULL, *got = NULL;
 
-  for (mi = 0; mi < 8; mi++) {
+  for (mi = 0; mi < N_FP32_MULTIPLIERS; mi++) {
     float m = multipliers[mi].value;
     Values sv = { 0 }, tv = { 0 }, rv = { 0 };
     push_specials (&sv);
@@ -304,8 +312,12 @@ fp32_sweep (void)
     pad_values (&tv);
     push_random (&rv, m, &rng, 1000000);
     pad_values (&rv);
-    expected = realloc (expected, (size_t) rv.n);
-    got = realloc (got, (size_t) rv.n);
+    {                           /* room for the largest of the three */
+      int64_t most = rv.n > tv.n ? rv.n : tv.n;
+      most = most > sv.n ? most : sv.n;
+      expected = realloc (expected, (size_t) most);
+      got = realloc (got, (size_t) most);
+    }
     for (zi = 0; zi < 3; zi++) {
       for (r = 0; r < 4; r++) {
         check_batch (&special, SIMA_DTYPE_FLOAT32, sv.v, sv.n, m,
@@ -332,7 +344,7 @@ fp32_sweep (void)
       "x 3 zero points: %llu cases, %llu mismatches",
       (unsigned long long) ties.cases, (unsigned long long) ties.mismatches);
   tap_ok (random.mismatches == 0 && random.failed_calls == 0
-      && random.cases >= 8 * 4 * UINT64_C (1000000),
+      && random.cases >= N_FP32_MULTIPLIERS * 4 * UINT64_C (1000000),
       "fp32 random, 1e6 values per multiplier, each under all 4 roundings: "
       "%llu cases, %llu mismatches", (unsigned long long) random.cases,
       (unsigned long long) random.mismatches);
