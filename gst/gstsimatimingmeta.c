@@ -13,7 +13,7 @@
 #include "gstsimatimingmetaprivate.h"
 
 static GQuark q_element, q_op, q_backend, q_process, q_cpu, q_in, q_out,
-    q_copies;
+    q_copies, q_estimated;
 
 GType
 gst_sima_timing_meta_api (void)
@@ -37,6 +37,7 @@ gst_sima_timing_meta_api (void)
     q_in = g_quark_from_static_string (GST_SIMA_TIMING_BYTES_IN);
     q_out = g_quark_from_static_string (GST_SIMA_TIMING_BYTES_OUT);
     q_copies = g_quark_from_static_string (GST_SIMA_TIMING_COPIES);
+    q_estimated = g_quark_from_static_string (GST_SIMA_TIMING_ESTIMATED_NS);
     g_once_init_leave (&api, info != NULL ? info->api : G_TYPE_NONE);
   }
   return api;
@@ -60,5 +61,6 @@ gst_sima_buffer_add_timing (GstBuffer * buf, const GstSimaTiming * t)
       q_cpu, G_TYPE_UINT64, t->cpu_ns,
       q_in, G_TYPE_UINT64, t->bytes_in,
       q_out, G_TYPE_UINT64, t->bytes_out,
-      q_copies, G_TYPE_UINT, t->copies, NULL);
+      q_copies, G_TYPE_UINT, t->copies,
+      q_estimated, G_TYPE_UINT64, t->estimated_ns, NULL);
 }

@@ -41,6 +41,9 @@ G_BEGIN_DECLS
 #define GST_SIMA_TIMING_BYTES_IN "bytes-in"     /* guint64 */
 #define GST_SIMA_TIMING_BYTES_OUT "bytes-out"   /* guint64 */
 #define GST_SIMA_TIMING_COPIES "copies"         /* guint */
+/* guint64: the EV74 device model's estimate for the job (0 on the A65);
+ * optional, absent from metas of older builds */
+#define GST_SIMA_TIMING_ESTIMATED_NS "estimated-device-ns"
 
 typedef struct
 {
@@ -56,6 +59,10 @@ typedef struct
   guint64 bytes_in;             /* the tensor bytes read and written */
   guint64 bytes_out;
   guint copies;                 /* buffer copies made for this buffer */
+  /* ev74: the device model's estimated device time of the job
+   * (firmware/hal/device_model.h; an assumption, not a measurement);
+   * a65: 0 */
+  guint64 estimated_ns;
 } GstSimaTiming;
 
 /* Fills *timing from buf's timing meta; FALSE (and *timing zeroed) when
@@ -88,6 +95,9 @@ gst_sima_buffer_get_timing (GstBuffer * buf, GstSimaTiming * timing)
       && gst_structure_get_uint64 (s, GST_SIMA_TIMING_BYTES_OUT,
       &timing->bytes_out)
       && gst_structure_get_uint (s, GST_SIMA_TIMING_COPIES, &timing->copies);
+  if (ok && !gst_structure_get_uint64 (s, GST_SIMA_TIMING_ESTIMATED_NS,
+          &timing->estimated_ns))
+    timing->estimated_ns = 0;
   if (!ok)
     memset (timing, 0, sizeof *timing);
   return ok;
