@@ -10,6 +10,7 @@ SIMA_DEBIAN_PACKAGES=(
   python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
   libxnnpack-dev libpthreadpool-dev
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+  gcc-i686-linux-gnu libc6-dev-i386-cross libc6-i386
 )
 
 sima_bootstrap() {

@@ -4,7 +4,9 @@
 # with AddressSanitizer + UndefinedBehaviorSanitizer and runs every test
 # again, then runs the threaded EV74 tests under ThreadSanitizer, then
 # cross-builds the kernel core for AArch64 and runs its suite under
-# qemu-aarch64 (the NEON leaves). The exit status is the truth.
+# qemu-aarch64 (the NEON leaves), then builds everything but the plugin for
+# 32-bit x86 (i686: the EV74 is a 32-bit DSP) and runs its whole suite
+# there, the firmware stack check included. The exit status is the truth.
 #
 #   tools/test.sh            both builds
 #   SIMA_BUILD_ROOT=dir      where the build trees go (default: _build)
@@ -40,8 +42,10 @@ run_suite() {  # dir, label, extra meson test arguments...
     echo "== $label: FAILED (log: $dir/meson-logs/testlog.txt)"
     return 1
   fi
-  # The sweeps report their case counts as TAP points; show them.
-  grep -hE '^ok [0-9]+ - .*(cases|mismatches)' "$dir/meson-logs/testlog.txt" \
+  # The sweeps report their case counts as TAP points, the firmware stack
+  # check its figures against the budget; show them.
+  grep -hE '^ok [0-9]+ - .*(cases|mismatches|stack [0-9]+ \+ scratch)' \
+    "$dir/meson-logs/testlog.txt" \
     | sed "s/^/   [$label] /" || true
 }
 
@@ -70,5 +74,24 @@ if [ ! -f "$root/aarch64/build.ninja" ]; then  # a cross file is set up once
     >/dev/null
 fi
 run_suite "$root/aarch64" "aarch64 (qemu)" --suite kernels --timeout-multiplier 4
+
+# The EV74 is a 32-bit DSP: the firmware, the emulator, the device layer and
+# the kernel core built for i686 (Debian's gcc-i686-linux-gnu; 4-byte
+# pointers and size_t, 64-bit integers 4-byte aligned in structs), so the
+# wire-format asserts compile for a 32-bit ABI and the codec, device,
+# differential, firmware, fuzz-corpus and kernel tests run there natively.
+# It also builds the firmware image with -fstack-usage -fcallgraph-info=su
+# and checks every worker's deepest call chain plus its scratch against the
+# local memory budget (tests/firmware, tools/check-fw-stack.py): 32-bit
+# frames are the closer figure for the device. docs/ev74.md, "32-bit build"
+# and "Stack budget".
+if [ ! -f "$root/i686/build.ninja" ]; then  # a cross file is set up once
+  meson setup "$root/i686" "$top" --werror -Dbuildtype=debugoptimized \
+    -Dgstreamer=false -Dfirmware_stack_check=true \
+    --cross-file "$top/tools/cross/i686-linux-gnu.ini" >/dev/null
+else
+  meson configure "$root/i686" -Dfirmware_stack_check=true >/dev/null
+fi
+run_suite "$root/i686" "i686"
 
 echo "== all suites passed"

@@ -83,4 +83,20 @@
  * gives, not this budget). */
 #define SIMA_EV74_LOCAL_BYTES (64u * 1024u)
 
+/* What the stack check charges for a call whose frame it cannot see (it
+ * fails on any other unknown frame):
+ * - a HAL op (hal->ops->read_2d, write_2d, wait, scratch, scratch_reset),
+ *   called through a pointer: on the device the platform's DMA functions,
+ *   whose frames the host build cannot measure (the host HAL's are the
+ *   emulator's, not the device's). Assumption: a DMA op builds one
+ *   descriptor (at most 64 bytes) and saves its callee-saved registers (an
+ *   ARCv2-class core: r13-r25, fp and blink, 60 bytes); 512 bytes leave
+ *   room for the driver's own bookkeeping and one level of helpers.
+ * - a runtime helper: memcpy-like libc functions and the compiler's 64-bit
+ *   division helpers (__udivdi3 and the like, which a 32-bit target calls
+ *   for every 64-bit / and %). Leaves; the largest of i686 libgcc's takes
+ *   64 bytes with its return address. */
+#define SIMA_EV74_HAL_CALL_STACK_BYTES 512u
+#define SIMA_EV74_RUNTIME_CALL_STACK_BYTES 128u
+
 #endif /* SIMA_FIRMWARE_DEVICE_MODEL_H */

@@ -20,6 +20,10 @@
 
 enum { SIMA_FW_DMA_TAGS = 4 };
 
+/* Alignment of every scratch allocation (SimaFwHalOps.scratch): each one
+ * takes its size rounded up to this of the worker's local memory. */
+enum { SIMA_FW_SCRATCH_ALIGN = 64 };
+
 typedef struct SimaFwHal SimaFwHal;
 
 typedef struct {

@@ -48,7 +48,7 @@
 #include "tap.h"
 #include "test_util.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
 #endif
 
@@ -375,7 +375,7 @@ int
 main (void)
 {
   const Leaf leaves[] = {
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 #define AVX2 SIMA_ISA_AVX2 | SIMA_ISA_F16C
     {"quant_f32_avx2", QUANT, SIMA_DTYPE_FLOAT32, sima_quant_pixels_f32_avx2,
         sima_quant_pixels_f32_c, NULL, NULL, AVX2},
@@ -460,7 +460,7 @@ main (void)
         "from the scalar reference", leaves[i].name, (unsigned long long) cases,
         (unsigned long long) bad);
   }
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
   {
     /* a caller's flush-to-zero, denormals-are-zero and round-up: the
      * executor must neither depend on them nor change them */

@@ -416,7 +416,8 @@ static uint8_t *
 host_scratch (SimaFwHal *hal, uint32_t bytes)
 {
   SimaHostHal *h = host (hal);
-  uint32_t start = (h->local_used + 63u) & ~63u;
+  uint32_t start = (h->local_used + SIMA_FW_SCRATCH_ALIGN - 1u)
+      & ~(uint32_t) (SIMA_FW_SCRATCH_ALIGN - 1u);
 
   if (start > h->local_size || bytes > h->local_size - start)
     return NULL;

@@ -308,7 +308,7 @@ parse_options (SimaEmuConfig *c, const char *options, int at_open)
   if (at_open) {
     memset (c, 0, sizeof *c);
     c->workers = 2;
-    c->local_bytes = 64 * 1024;
+    c->local_bytes = SIMA_EV74_LOCAL_BYTES;   /* the stack check's budget */
     c->dma = SIMA_HOST_DMA_IMMEDIATE;
     c->fault_after_commands = -1;
     c->hang_ms = 1000;

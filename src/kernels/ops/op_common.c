@@ -34,18 +34,15 @@ sima_check_positive_finite (const char *name, float value)
   return sima_status_ok ();
 }
 
-typedef const char *(*NameFn) (unsigned value);
-
+/* The name of dtype or layout value v. A choice, not a function pointer:
+ * the firmware image runs this admission too, and its stack check
+ * (tools/check-fw-stack.py) bounds every call only when the call graph
+ * has no indirect calls but the HAL's. */
 static const char *
-dtype_name (unsigned v)
+value_name (int layouts, unsigned v)
 {
-  return sima_dtype_name ((SimaDType) v);
-}
-
-static const char *
-layout_name (unsigned v)
-{
-  return sima_layout_name ((SimaLayout) v);
+  return layouts ? sima_layout_name ((SimaLayout) v)
+      : sima_dtype_name ((SimaDType) v);
 }
 
 /* Appends text, truncating; buf stays terminated. (No snprintf: the EV74
@@ -59,9 +56,10 @@ append (char *buf, size_t size, const char *text)
   buf[used] = '\0';
 }
 
-/* "float32, float16 or bfloat16" for a mask of values below 32 */
+/* "float32, float16 or bfloat16" for a mask of dtypes (or of layouts)
+ * below 32 */
 static void
-describe_set (unsigned set, NameFn name, char *buf, size_t size)
+describe_set (unsigned set, int layouts, char *buf, size_t size)
 {
   unsigned v;
   int n = 0, total = 0;
@@ -74,7 +72,7 @@ describe_set (unsigned set, NameFn name, char *buf, size_t size)
       continue;
     n++;
     append (buf, size, n == 1 ? "" : (n == total ? " or " : ", "));
-    append (buf, size, name (v));
+    append (buf, size, value_name (layouts, v));
   }
 }
 
@@ -88,7 +86,7 @@ sima_check_port (const char *op, const char *role, const SimaTensorSpec *spec,
   if (!sima_status_is_ok (&st))
     return st;
   if ((unsigned) spec->dtype >= 32 || !(dtypes & SIMA_OP_BIT (spec->dtype))) {
-    describe_set (dtypes, dtype_name, allowed, sizeof allowed);
+    describe_set (dtypes, 0, allowed, sizeof allowed);
     if (sima_dtype_size (spec->dtype) == 0)
       return sima_status_make (SIMA_UNSUPPORTED_DTYPE,
           "%s %s dtype %d is not a known dtype; must be %s", op, role,
@@ -98,7 +96,7 @@ sima_check_port (const char *op, const char *role, const SimaTensorSpec *spec,
         sima_dtype_name (spec->dtype), allowed);
   }
   if ((unsigned) spec->layout >= 32 || !(layouts & SIMA_OP_BIT (spec->layout))) {
-    describe_set (layouts, layout_name, allowed, sizeof allowed);
+    describe_set (layouts, 1, allowed, sizeof allowed);
     return sima_status_make (SIMA_UNSUPPORTED_LAYOUT,
         "%s %s layout is %s, must be %s", op, role,
         sima_layout_name (spec->layout), allowed);
