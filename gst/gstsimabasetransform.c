@@ -44,6 +44,14 @@ element_category (gpointer self)
 #define DEFAULT_BACKEND GST_SIMA_BACKEND_EV74
 #define DEFAULT_FALLBACK GST_SIMA_FALLBACK_NONE
 #define DEFAULT_TIMEOUT_MS 5000
+/* EV74 jobs a converter keeps submitted at once (docs/performance.md,
+ * "Jobs in flight", has the measurements behind the default) */
+#define DEFAULT_MAX_INFLIGHT 2
+#define MAX_INFLIGHT 16
+/* the retire thread waits for the oldest job in slices this long, so a
+ * stop or a flush is noticed within one (a job that retires wakes it at
+ * once) */
+#define RETIRE_SLICE_NS (5 * GST_MSECOND)
 /* a live pipeline hears of a new processing latency once it exceeds the
  * last one announced by this factor (announcing every small rise would
  * make the pipeline recompute its latency on every buffer) */
@@ -72,7 +80,23 @@ enum
   PROP_COPIES,
   PROP_IMPORTS,
   PROP_PROCESSING_LATENCY,
+  PROP_MAX_INFLIGHT,
 };
+
+/* A buffer whose EV74 job is in flight: the runner's ticket (the job and
+ * every buffer it touches), the output it will be, and what its timing
+ * meta needs from the submit. */
+typedef struct
+{
+  GstSimaEv74Ticket *ticket;    /* NULL: an empty tensor, nothing to run */
+  GstBuffer *out;               /* the output buffer, handed back on retire */
+  GstSimaRunStats stats;        /* copies and imports of the submit */
+  guint64 host_ns;              /* wall time of the submit (import, stage,
+                                 * bind) */
+  guint64 cpu_ns;               /* thread CPU time of the submit */
+  guint64 bytes_in, bytes_out;  /* the plan's, when it was submitted */
+  guint timeout_ms;
+} Slot;
 
 typedef struct
 {
@@ -81,6 +105,7 @@ typedef struct
   GstSimaFallback fallback;
   gchar *device;
   guint timeout_ms;
+  guint max_inflight;
 
   /* between start() and stop() (object lock): backend, fallback and device
    * are refused then */
@@ -118,6 +143,28 @@ typedef struct
   guint n_recent;
   GstClockTime latency, latency_announced;
   gboolean live;
+
+  /* EV74 jobs in flight (docs/elements.md, "Jobs in flight"): Slots,
+   * oldest first. Changed only by a thread that holds the sink pad's
+   * stream lock (the streaming thread, serialized events and queries, the
+   * retire thread), and then under window_lock too, which the retire
+   * thread alone takes to look at the oldest slot without the stream
+   * lock. Lock order: stream lock, then window_lock. */
+  GQueue window;
+  GMutex window_lock;
+  GCond window_cond;            /* arm or quit (window_lock) */
+  gboolean retire_armed;        /* window_lock: watch the oldest slot */
+  gint retire_quit;             /* atomic, set under window_lock */
+  gint window_flushing;         /* atomic: mirrors flushing */
+  GThread *retire_thread;       /* between start() and stop(), on the EV74 */
+  /* stream lock: the output of the buffer just submitted goes out in this
+   * chain (GstBaseTransform marks a pending discontinuity on the first
+   * output the chain pushes, which must be this buffer's) */
+  gboolean sync_next;
+  /* stream lock: what a push or a job outside the chain returned, for the
+   * next chain to return: an error stays until a flush or a restart (one
+   * error message per failed flow), anything else is returned once */
+  GstFlowReturn sticky;
 } GstSimaBaseTransformPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstSimaBaseTransform,
@@ -129,6 +176,15 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstSimaBaseTransform,
 #define PRIV(self) \
   ((GstSimaBaseTransformPrivate *) \
    gst_sima_base_transform_get_instance_private (self))
+
+/* jobs in flight (below) */
+static guint window_length (GstSimaBaseTransform * self);
+static void window_abandon_all (GstSimaBaseTransform * self,
+    const gchar * why);
+static GstFlowReturn drain_window (GstSimaBaseTransform * self,
+    const gchar * why);
+static void retire_start (GstSimaBaseTransform * self);
+static void retire_stop (GstSimaBaseTransform * self);
 
 /* ---- properties ---------------------------------------------------------- */
 
@@ -175,6 +231,9 @@ gst_sima_base_transform_set_property (GObject * object, guint prop_id,
     case PROP_TIMEOUT:         /* read per buffer: applies to the next one */
       priv->timeout_ms = g_value_get_uint (value);
       break;
+    case PROP_MAX_INFLIGHT:    /* read per buffer: the window follows */
+      priv->max_inflight = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -213,6 +272,9 @@ gst_sima_base_transform_get_property (GObject * object, guint prop_id,
       break;
     case PROP_PROCESSING_LATENCY:
       g_value_set_uint64 (value, priv->latency);
+      break;
+    case PROP_MAX_INFLIGHT:
+      g_value_set_uint (value, priv->max_inflight);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -354,6 +416,10 @@ gst_sima_base_transform_start (GstBaseTransform * trans)
     ok = open_device (self, fallback, device);
   }
   g_free (device);
+  priv->sticky = GST_FLOW_OK;
+  priv->sync_next = FALSE;
+  if (ok && priv->runner != NULL)
+    retire_start (self);
   if (ok) {
     GST_OBJECT_LOCK (self);
     priv->started = TRUE;
@@ -369,7 +435,12 @@ gst_sima_base_transform_stop (GstBaseTransform * trans)
   GstSimaBaseTransformPrivate *priv = PRIV (self);
 
   /* never waits for the device: jobs still running keep their buffers
-   * through the runner's reaper */
+   * through the runner's reaper (the streaming thread has stopped: the
+   * pads are inactive) */
+  retire_stop (self);
+  window_abandon_all (self, "stopping");
+  priv->sticky = GST_FLOW_OK;
+  priv->sync_next = FALSE;
   set_runner (self, NULL);
   priv->in_bytes = priv->out_bytes = 0;
   g_clear_pointer (&priv->caps_error, g_free);
@@ -390,6 +461,7 @@ set_flushing_locked (GstSimaBaseTransform * self, gboolean flushing)
   GstSimaBaseTransformPrivate *priv = PRIV (self);
 
   priv->flushing = flushing;
+  g_atomic_int_set (&priv->window_flushing, flushing ? 1 : 0);
   if (priv->runner != NULL)
     gst_sima_ev74_runner_set_flushing (priv->runner, flushing);
 }
@@ -465,11 +537,21 @@ gst_sima_base_transform_sink_event (GstBaseTransform * trans,
   GstEventType type = GST_EVENT_TYPE (event);
   gboolean ret;
 
-  if (type == GST_EVENT_FLUSH_START)
+  if (type == GST_EVENT_FLUSH_START) {
     set_flushing (self, TRUE, FALSE);
-  else if (type == GST_EVENT_FLUSH_STOP)
+  } else if (type == GST_EVENT_FLUSH_STOP) {
+    /* nothing from before the flush is pushed after it: the window starts
+     * empty (serialized: the streaming thread and the retire thread are
+     * out of the way) */
+    window_abandon_all (self, "flush");
+    PRIV (self)->sticky = GST_FLOW_OK;
+    PRIV (self)->sync_next = FALSE;
     set_flushing (self, FALSE, FALSE);
-  else if (type == GST_EVENT_CAPS)
+  } else if (GST_EVENT_IS_SERIALIZED (event) && window_length (self) > 0) {
+    /* EOS, CAPS, SEGMENT, GAP, custom: after the buffers before them */
+    drain_window (self, GST_EVENT_TYPE_NAME (event));
+  }
+  if (type == GST_EVENT_CAPS)
     /* only a refusal of these caps may be posted for them (an earlier
      * refusal, e.g. during an allocation reconfigure, is stale) */
     g_clear_pointer (&PRIV (self)->caps_error, g_free);
@@ -519,6 +601,11 @@ configure (GstSimaBaseTransform * self)
           ("EV74 capability " SIMA_EV74_TENSOR_SET_CAPABILITY " is not "
               "available; %s runs tensor sets on the A65 (fallback=a65)",
               klass->op_name), (NULL));
+      if (window_length (self) > 0)     /* set_caps drained it already */
+        drain_window (self, "leaving the EV74");
+      /* the retire thread stays (stop() ends it; joining it here, with
+       * the stream lock, could wait for a thread that waits for the lock):
+       * with an empty window and no runner it has nothing to do */
       set_runner (self, NULL);
       set_active (self, GST_SIMA_ACTIVE_A65_FALLBACK);
       return st;
@@ -544,6 +631,11 @@ gst_sima_base_transform_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   gchar *error = NULL;
   SimaStatus st;
 
+  /* the outputs of the old caps go out before the new caps do (a
+   * renegotiation before a buffer comes here from the chain, with the
+   * stream lock, before the new caps are pushed) */
+  if (window_length (self) > 0)
+    drain_window (self, "new caps");
   g_clear_pointer (&priv->caps_error, g_free);
   priv->video_in = gst_sima_video_is_video (gst_caps_get_structure (incaps,
           0)) && gst_video_info_from_caps (&priv->video_info, incaps);
@@ -568,21 +660,6 @@ refused:
       GST_PTR_FORMAT ")", error, incaps, outcaps);
   priv->caps_error = error;
   return FALSE;
-}
-
-static GstFlowReturn
-gst_sima_base_transform_submit_input_buffer (GstBaseTransform * trans,
-    gboolean is_discont, GstBuffer * input)
-{
-  GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (trans);
-  GstFlowReturn ret;
-
-  ret = GST_BASE_TRANSFORM_CLASS (gst_sima_base_transform_parent_class)->
-      submit_input_buffer (trans, is_discont, input);
-  /* a renegotiation before this buffer (reconfigure) was refused */
-  if (ret == GST_FLOW_NOT_NEGOTIATED)
-    post_caps_error (self);
-  return ret;
 }
 
 static gboolean
@@ -766,49 +843,6 @@ count (GstSimaBaseTransform * self, guint64 * counter, guint n)
   GST_OBJECT_UNLOCK (self);
 }
 
-/* *process_ns: submit to retirement, as the device measured it. */
-static GstFlowReturn
-run_ev74 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf,
-    guint64 * process_ns)
-{
-  GstSimaBaseTransformClass *klass = GST_SIMA_BASE_TRANSFORM_GET_CLASS (self);
-  GstSimaBaseTransformPrivate *priv = PRIV (self);
-  GstSimaRunStats stats;
-  GstSimaRunResult result;
-  guint timeout_ms;
-  SimaStatus st;
-
-  GST_OBJECT_LOCK (self);
-  timeout_ms = priv->timeout_ms;
-  GST_OBJECT_UNLOCK (self);
-  result = gst_sima_ev74_runner_run (priv->runner, inbuf, outbuf, timeout_ms,
-      &stats, &st);
-  GST_OBJECT_LOCK (self);       /* both counters, one lock per buffer */
-  priv->copies += stats.copies;
-  priv->imports += stats.imports;
-  GST_OBJECT_UNLOCK (self);
-  *process_ns = stats.device_ns;
-  switch (result) {
-    case GST_SIMA_RUN_OK:
-      return GST_FLOW_OK;
-    case GST_SIMA_RUN_FLUSHING:
-      GST_DEBUG_OBJECT (self, "flushing: left the EV74 job to finish on its "
-          "own");
-      return GST_FLOW_FLUSHING;
-    case GST_SIMA_RUN_TIMEOUT:
-      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-          ("%s: the EV74 did not finish within %u ms (timeout property)",
-              klass->op_name, timeout_ms), ("%s", st.message));
-      return GST_FLOW_ERROR;
-    case GST_SIMA_RUN_FAILED:
-    default:
-      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-          ("%s failed on the EV74: %s", klass->op_name, st.message),
-          ("status %s", sima_status_code_name (st.code)));
-      return GST_FLOW_ERROR;
-  }
-}
-
 static guint64
 clock_ns (clockid_t clock)
 {
@@ -920,6 +954,16 @@ gst_sima_base_transform_query (GstBaseTransform * trans,
   GstClockTime min, max, latency;
   gboolean live;
 
+  if (direction == GST_PAD_SINK && priv->runner != NULL
+      && (GST_QUERY_TYPE (query) == GST_QUERY_DRAIN
+          || GST_QUERY_TYPE (query) == GST_QUERY_ALLOCATION)) {
+    /* serialized, but queries do not take the stream lock: take it, so
+     * the retire thread is out of the way */
+    GST_PAD_STREAM_LOCK (GST_BASE_TRANSFORM_SINK_PAD (trans));
+    if (window_length (self) > 0)
+      drain_window (self, GST_QUERY_TYPE_NAME (query));
+    GST_PAD_STREAM_UNLOCK (GST_BASE_TRANSFORM_SINK_PAD (trans));
+  }
   if (!GST_BASE_TRANSFORM_CLASS (gst_sima_base_transform_parent_class)->query
       (trans, direction, query))
     return FALSE;
@@ -955,25 +999,24 @@ gst_sima_base_transform_query (GstBaseTransform * trans,
   return TRUE;
 }
 
+/* Before a buffer is converted: a parameter that changed while running
+ * (this buffer uses the new value), the frame's own layout, and the
+ * buffers' sizes. Posts the error. */
 static GstFlowReturn
-gst_sima_base_transform_transform (GstBaseTransform * trans,
-    GstBuffer * inbuf, GstBuffer * outbuf)
+prepare_buffer (GstSimaBaseTransform * self, GstBuffer * inbuf,
+    GstBuffer * outbuf)
 {
-  GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (trans);
   GstSimaBaseTransformClass *klass = GST_SIMA_BASE_TRANSFORM_GET_CLASS (self);
   GstSimaBaseTransformPrivate *priv = PRIV (self);
   gsize in_size = gst_buffer_get_size (inbuf);
   gsize out_size;
-  guint64 wall = clock_ns (CLOCK_MONOTONIC);
-  guint64 cpu = clock_ns (CLOCK_THREAD_CPUTIME_ID);
-  guint64 copies;
-  GstSimaTiming timing;
-  GstFlowReturn ret;
   gchar *why = NULL;
   SimaStatus st;
 
   if (g_atomic_int_compare_and_exchange (&priv->params_dirty, 1, 0)) {
-    /* a parameter changed while running: this buffer uses the new value */
+    /* a parameter changed while running: this buffer uses the new value
+     * (jobs already in flight keep the descriptor they were submitted
+     * with: the device copied it) */
     st = configure (self);
     if (st.code != SIMA_OK)
       goto bad_params;
@@ -1005,27 +1048,6 @@ gst_sima_base_transform_transform (GstBaseTransform * trans,
   out_size = gst_buffer_get_size (outbuf);
   if (in_size < priv->in_bytes || out_size < priv->out_bytes)
     goto wrong_size;
-  GST_OBJECT_LOCK (self);
-  copies = priv->copies;
-  GST_OBJECT_UNLOCK (self);
-  if (priv->runner != NULL)
-    ret = run_ev74 (self, inbuf, outbuf, &timing.process_ns);
-  else
-    ret = run_a65 (self, inbuf, outbuf, &timing.process_ns);
-  if (ret != GST_FLOW_OK)
-    return ret;
-
-  timing.element = GST_OBJECT_NAME (self);
-  timing.op = klass->op_name;
-  timing.bytes_in = priv->in_bytes;
-  timing.bytes_out = priv->out_bytes;
-  GST_OBJECT_LOCK (self);
-  timing.backend = priv->active_nick;
-  timing.copies = (guint) (priv->copies - copies);
-  GST_OBJECT_UNLOCK (self);
-  timing.cpu_ns = clock_ns (CLOCK_THREAD_CPUTIME_ID) - cpu;
-  gst_sima_buffer_add_timing (outbuf, &timing);
-  note_latency (self, clock_ns (CLOCK_MONOTONIC) - wall);
   return GST_FLOW_OK;
 
   /* ERRORS */
@@ -1055,6 +1077,505 @@ wrong_size:
   }
 }
 
+/* The A65 path (GstBaseTransform's own generate_output calls it): one
+ * buffer at a time, in the streaming thread. */
+static GstFlowReturn
+gst_sima_base_transform_transform (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (trans);
+  GstSimaBaseTransformClass *klass = GST_SIMA_BASE_TRANSFORM_GET_CLASS (self);
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+  guint64 wall = clock_ns (CLOCK_MONOTONIC);
+  guint64 cpu = clock_ns (CLOCK_THREAD_CPUTIME_ID);
+  guint64 copies;
+  GstSimaTiming timing;
+  GstFlowReturn ret;
+
+  ret = prepare_buffer (self, inbuf, outbuf);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  GST_OBJECT_LOCK (self);
+  copies = priv->copies;
+  GST_OBJECT_UNLOCK (self);
+  ret = run_a65 (self, inbuf, outbuf, &timing.process_ns);
+  if (ret != GST_FLOW_OK)
+    return ret;
+
+  timing.element = GST_OBJECT_NAME (self);
+  timing.op = klass->op_name;
+  timing.bytes_in = priv->in_bytes;
+  timing.bytes_out = priv->out_bytes;
+  GST_OBJECT_LOCK (self);
+  timing.backend = priv->active_nick;
+  timing.copies = (guint) (priv->copies - copies);
+  GST_OBJECT_UNLOCK (self);
+  timing.cpu_ns = clock_ns (CLOCK_THREAD_CPUTIME_ID) - cpu;
+  gst_sima_buffer_add_timing (outbuf, &timing);
+  note_latency (self, clock_ns (CLOCK_MONOTONIC) - wall);
+  return GST_FLOW_OK;
+}
+
+/* ---- jobs in flight (the EV74 path) --------------------------------------
+ *
+ * submit_input_buffer binds and submits each buffer's job and appends a
+ * Slot to the window; generate_output hands back the oldest output once
+ * max-inflight jobs are in flight (GstBaseTransform's chain pushes it), and
+ * arms the retire thread otherwise, which pushes outputs whose jobs have
+ * retired while the streaming thread is elsewhere (an application that
+ * waits for each output before it pushes the next input is served as
+ * before). Both push under the sink pad's stream lock, so outputs leave in
+ * input order, and never between a serialized event and the buffers before
+ * it: every serialized event (EOS, CAPS, SEGMENT, GAP, custom), set_caps
+ * and DRAIN and ALLOCATION queries drain the window first. A flush, a stop
+ * and an error abandon the window: the runner hands each job that has not
+ * retired to its reaper with every buffer it touches. */
+
+static guint
+window_length (GstSimaBaseTransform * self)
+{
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+  guint n;
+
+  g_mutex_lock (&priv->window_lock);
+  n = priv->window.length;
+  g_mutex_unlock (&priv->window_lock);
+  return n;
+}
+
+static Slot *
+window_pop (GstSimaBaseTransform * self)
+{
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+  Slot *slot;
+
+  g_mutex_lock (&priv->window_lock);
+  slot = g_queue_pop_head (&priv->window);
+  if (slot != NULL && priv->window.head != NULL) {
+    /* the next job's timeout counts from here: it may have waited behind
+     * this element's earlier jobs until now */
+    Slot *next = priv->window.head->data;
+    if (next->ticket != NULL)
+      gst_sima_ev74_ticket_restart_timeout (next->ticket);
+  }
+  g_mutex_unlock (&priv->window_lock);
+  return slot;
+}
+
+/* The retire thread watches the oldest slot. */
+static void
+arm_retire (GstSimaBaseTransform * self)
+{
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+
+  g_mutex_lock (&priv->window_lock);
+  if (priv->window.length > 0 && priv->retire_thread != NULL) {
+    priv->retire_armed = TRUE;
+    g_cond_signal (&priv->window_cond);
+  }
+  g_mutex_unlock (&priv->window_lock);
+}
+
+static void
+slot_abandon (GstSimaBaseTransform * self, Slot * slot)
+{
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+
+  if (slot->ticket != NULL) {
+    if (priv->runner != NULL)
+      gst_sima_ev74_runner_abandon (priv->runner, slot->ticket);
+    else                        /* cannot happen: never free it, though */
+      GST_ERROR_OBJECT (self, "a job in flight outlived its runner: its "
+          "buffers are kept for good");
+  }
+  gst_buffer_unref (slot->out);
+  g_free (slot);
+}
+
+/* Every job in flight is given up (a flush, a stop, an error): nothing of
+ * theirs is pushed, and their buffers stay with the device (the reaper)
+ * until it retires them. */
+static void
+window_abandon_all (GstSimaBaseTransform * self, const gchar * why)
+{
+  Slot *slot;
+  guint n = 0;
+
+  while ((slot = window_pop (self)) != NULL) {
+    slot_abandon (self, slot);
+    n++;
+  }
+  if (n > 0)
+    GST_DEBUG_OBJECT (self, "%s: gave up %u EV74 job(s) in flight", why, n);
+}
+
+/* Binds, stages and submits inbuf's job (consumed) into a new Slot at the
+ * end of the window. Posts the error. */
+static GstFlowReturn
+submit_ev74 (GstSimaBaseTransform * self, GstBuffer * inbuf)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstSimaBaseTransformClass *klass = GST_SIMA_BASE_TRANSFORM_GET_CLASS (self);
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+  guint64 wall = clock_ns (CLOCK_MONOTONIC);
+  guint64 cpu = clock_ns (CLOCK_THREAD_CPUTIME_ID);
+  GstSimaEv74Ticket *ticket = NULL;
+  GstBuffer *outbuf = NULL;
+  GstSimaRunResult result;
+  GstSimaRunStats stats;
+  GstFlowReturn ret;
+  guint timeout_ms;
+  SimaStatus st;
+  Slot *slot;
+
+  /* GstBaseTransform's allocation and metadata (flags, timestamps, the
+   * metas transform_meta lets through) */
+  ret = GST_BASE_TRANSFORM_GET_CLASS (trans)->prepare_output_buffer (trans,
+      inbuf, &outbuf);
+  if (ret != GST_FLOW_OK || outbuf == NULL) {
+    GST_WARNING_OBJECT (self, "no output buffer: %s", gst_flow_get_name (ret));
+    gst_buffer_unref (inbuf);
+    return ret != GST_FLOW_OK ? ret : GST_FLOW_ERROR;
+  }
+  ret = prepare_buffer (self, inbuf, outbuf);
+  if (ret != GST_FLOW_OK)
+    goto done;
+  GST_OBJECT_LOCK (self);
+  timeout_ms = priv->timeout_ms;
+  GST_OBJECT_UNLOCK (self);
+  result = gst_sima_ev74_runner_submit (priv->runner, inbuf, outbuf,
+      timeout_ms, &ticket, &stats, &st);
+  GST_OBJECT_LOCK (self);       /* both counters, one lock per buffer */
+  priv->copies += stats.copies;
+  priv->imports += stats.imports;
+  GST_OBJECT_UNLOCK (self);
+  if (result == GST_SIMA_RUN_FLUSHING) {
+    ret = GST_FLOW_FLUSHING;
+    goto done;
+  }
+  if (result != GST_SIMA_RUN_OK) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("%s failed on the EV74: %s", klass->op_name, st.message),
+        ("status %s", sima_status_code_name (st.code)));
+    ret = GST_FLOW_ERROR;
+    goto done;
+  }
+  slot = g_new0 (Slot, 1);
+  slot->ticket = ticket;
+  slot->out = g_steal_pointer (&outbuf);
+  slot->stats = stats;
+  slot->bytes_in = priv->in_bytes;
+  slot->bytes_out = priv->out_bytes;
+  slot->timeout_ms = timeout_ms;
+  slot->host_ns = clock_ns (CLOCK_MONOTONIC) - wall;
+  slot->cpu_ns = clock_ns (CLOCK_THREAD_CPUTIME_ID) - cpu;
+  g_mutex_lock (&priv->window_lock);
+  g_queue_push_tail (&priv->window, slot);
+  g_mutex_unlock (&priv->window_lock);
+
+done:
+  gst_clear_buffer (&outbuf);
+  gst_buffer_unref (inbuf);
+  return ret;
+}
+
+/* Finishes slot (consumed): on GST_FLOW_OK its output, with its timing
+ * meta, in *outbuf. A failed job posts the flow's one error, gives up the
+ * rest of the window and fails the flow until a flush or a restart. */
+static GstFlowReturn
+retire_slot (GstSimaBaseTransform * self, Slot * slot, GstBuffer ** outbuf)
+{
+  GstSimaBaseTransformClass *klass = GST_SIMA_BASE_TRANSFORM_GET_CLASS (self);
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+  guint64 cpu = clock_ns (CLOCK_THREAD_CPUTIME_ID);
+  GstSimaRunStats stats;
+  GstSimaRunResult result;
+  GstSimaTiming timing;
+  SimaStatus st;
+
+  *outbuf = NULL;
+  memset (&stats, 0, sizeof stats);
+  result = gst_sima_ev74_runner_finish (priv->runner, slot->ticket, &stats,
+      &st);
+  slot->ticket = NULL;          /* consumed */
+  if (stats.copies > 0)
+    count (self, &priv->copies, stats.copies);
+  switch (result) {
+    case GST_SIMA_RUN_OK:
+      break;
+    case GST_SIMA_RUN_FLUSHING:
+      GST_DEBUG_OBJECT (self, "flushing: left the EV74 job to finish on its "
+          "own");
+      gst_buffer_unref (slot->out);
+      g_free (slot);
+      return GST_FLOW_FLUSHING;
+    case GST_SIMA_RUN_TIMEOUT:
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+          ("%s: the EV74 did not finish within %u ms (timeout property)",
+              klass->op_name, slot->timeout_ms), ("%s", st.message));
+      goto failed;
+    case GST_SIMA_RUN_FAILED:
+    default:
+      GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+          ("%s failed on the EV74: %s", klass->op_name, st.message),
+          ("status %s", sima_status_code_name (st.code)));
+      goto failed;
+  }
+
+  timing.element = GST_OBJECT_NAME (self);
+  timing.op = klass->op_name;
+  timing.bytes_in = slot->bytes_in;
+  timing.bytes_out = slot->bytes_out;
+  timing.process_ns = stats.device_ns;
+  timing.copies = slot->stats.copies + stats.copies;
+  GST_OBJECT_LOCK (self);
+  timing.backend = priv->active_nick;
+  GST_OBJECT_UNLOCK (self);
+  timing.cpu_ns = slot->cpu_ns + (clock_ns (CLOCK_THREAD_CPUTIME_ID) - cpu);
+  *outbuf = slot->out;
+  gst_sima_buffer_add_timing (*outbuf, &timing);
+  /* the buffer's conversion: the host's part of the submit, the device's
+   * submit to retirement, and a staged result's copy out; not the time
+   * its output waited in the window after its job retired */
+  note_latency (self, slot->host_ns + stats.device_ns + stats.copy_ns);
+  g_free (slot);
+  return GST_FLOW_OK;
+
+failed:
+  gst_buffer_unref (slot->out);
+  g_free (slot);
+  window_abandon_all (self, "after a failed job");
+  priv->sticky = GST_FLOW_ERROR;
+  return GST_FLOW_ERROR;
+}
+
+static GstFlowReturn
+retire_oldest (GstSimaBaseTransform * self, GstBuffer ** outbuf)
+{
+  Slot *slot = window_pop (self);
+
+  if (slot == NULL) {
+    *outbuf = NULL;
+    return GST_FLOW_OK;
+  }
+  return retire_slot (self, slot, outbuf);
+}
+
+/* Waits for every job in flight and pushes their outputs, in order (with
+ * the stream lock). What fails gives up the rest. */
+static GstFlowReturn
+drain_window (GstSimaBaseTransform * self, const gchar * why)
+{
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstBuffer *out;
+  guint n = 0;
+
+  if (window_length (self) == 0)
+    return priv->sticky;
+  while (ret == GST_FLOW_OK && window_length (self) > 0) {
+    ret = retire_oldest (self, &out);
+    if (ret == GST_FLOW_OK) {
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
+      n++;
+    }
+  }
+  if (ret != GST_FLOW_OK)
+    window_abandon_all (self, "the drain stopped");
+  priv->sync_next = FALSE;
+  GST_DEBUG_OBJECT (self, "%s: drained %u output(s): %s", why, n,
+      gst_flow_get_name (ret));
+  return ret;
+}
+
+/* The retire thread's turn (with the stream lock): pushes the outputs at
+ * the head of the window whose jobs have retired (or outlived their
+ * timeout, which then fails the flow), and watches the next one. */
+static void
+push_retired (GstSimaBaseTransform * self)
+{
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+  GstFlowReturn ret;
+  GstBuffer *out;
+
+  while (!g_atomic_int_get (&priv->window_flushing)
+      && priv->sticky == GST_FLOW_OK) {
+    gboolean ready;
+    Slot *head;
+
+    g_mutex_lock (&priv->window_lock);
+    head = g_queue_peek_head (&priv->window);
+    ready = head != NULL && (head->ticket == NULL
+        || gst_sima_ev74_ticket_wait (head->ticket, 0)
+        || g_get_monotonic_time () >=
+        gst_sima_ev74_ticket_deadline (head->ticket));
+    if (head != NULL && !ready) {
+      priv->retire_armed = TRUE;
+      g_cond_signal (&priv->window_cond);
+    }
+    g_mutex_unlock (&priv->window_lock);
+    if (!ready)
+      return;
+    ret = retire_oldest (self, &out);
+    if (ret == GST_FLOW_OK) {
+      GST_LOG_OBJECT (self, "pushing a retired output from the retire "
+          "thread");
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
+    }
+    if (ret != GST_FLOW_OK) {
+      /* the next chain returns it (a flush resets the flow anyway) */
+      if (ret != GST_FLOW_FLUSHING && priv->sticky == GST_FLOW_OK)
+        priv->sticky = ret;
+      return;
+    }
+  }
+}
+
+static gpointer
+retire_main (gpointer data)
+{
+  GstSimaBaseTransform *self = data;
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+  GstPad *sinkpad = GST_BASE_TRANSFORM_SINK_PAD (self);
+
+  g_mutex_lock (&priv->window_lock);
+  for (;;) {
+    GstSimaEv74Ticket *watched = NULL;
+    gint64 deadline = G_MAXINT64;
+    Slot *head;
+
+    while (!g_atomic_int_get (&priv->retire_quit) && !priv->retire_armed)
+      g_cond_wait (&priv->window_cond, &priv->window_lock);
+    if (g_atomic_int_get (&priv->retire_quit))
+      break;
+    priv->retire_armed = FALSE;
+    if ((head = g_queue_peek_head (&priv->window)) == NULL)
+      continue;
+    if (head->ticket != NULL) {
+      /* a reference: the slot may be retired by the streaming thread
+       * meanwhile, the job stays alive for this wait */
+      watched = gst_sima_ev74_ticket_ref (head->ticket);
+      deadline = gst_sima_ev74_ticket_deadline (watched);
+    }
+    g_mutex_unlock (&priv->window_lock);
+    while (watched != NULL
+        && !gst_sima_ev74_ticket_wait (watched, RETIRE_SLICE_NS)
+        && g_get_monotonic_time () < deadline
+        && !g_atomic_int_get (&priv->retire_quit)
+        && !g_atomic_int_get (&priv->window_flushing)) {
+    }
+    gst_sima_ev74_ticket_unref (watched);
+    if (!g_atomic_int_get (&priv->retire_quit)
+        && !g_atomic_int_get (&priv->window_flushing)) {
+      GST_PAD_STREAM_LOCK (sinkpad);
+      push_retired (self);
+      GST_PAD_STREAM_UNLOCK (sinkpad);
+    }
+    g_mutex_lock (&priv->window_lock);
+  }
+  g_mutex_unlock (&priv->window_lock);
+  return NULL;
+}
+
+static void
+retire_start (GstSimaBaseTransform * self)
+{
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+
+  g_atomic_int_set (&priv->retire_quit, 0);
+  priv->retire_armed = FALSE;
+  priv->retire_thread = g_thread_new ("simaretire", retire_main, self);
+}
+
+/* Never waits for the device: the thread notices within a slice. */
+static void
+retire_stop (GstSimaBaseTransform * self)
+{
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+
+  if (priv->retire_thread == NULL)
+    return;
+  g_mutex_lock (&priv->window_lock);
+  g_atomic_int_set (&priv->retire_quit, 1);
+  g_cond_broadcast (&priv->window_cond);
+  g_mutex_unlock (&priv->window_lock);
+  g_thread_join (priv->retire_thread);
+  priv->retire_thread = NULL;
+}
+
+/* GstBaseTransform's own submit (QoS, a pending renegotiation, which
+ * drains in set_caps), then, on the EV74, this buffer's job. */
+static GstFlowReturn
+gst_sima_base_transform_submit_input_buffer (GstBaseTransform * trans,
+    gboolean is_discont, GstBuffer * input)
+{
+  GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (trans);
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+  GstFlowReturn ret;
+
+  if (priv->runner != NULL && priv->sticky != GST_FLOW_OK) {
+    /* what a push outside the chain returned, or a failed flow */
+    ret = priv->sticky;
+    if (ret != GST_FLOW_ERROR && ret > GST_FLOW_NOT_NEGOTIATED)
+      priv->sticky = GST_FLOW_OK;
+    gst_buffer_unref (input);
+    return ret;
+  }
+  if (is_discont && window_length (self) > 0) {
+    /* GstBaseTransform marks the next output it pushes DISCONT: that must
+     * be this buffer's, so the outputs before it go out first */
+    ret = drain_window (self, "discontinuity");
+    if (ret != GST_FLOW_OK) {
+      gst_buffer_unref (input);
+      return ret;
+    }
+  }
+  ret = GST_BASE_TRANSFORM_CLASS (gst_sima_base_transform_parent_class)->
+      submit_input_buffer (trans, is_discont, input);
+  /* a renegotiation before this buffer (reconfigure) was refused */
+  if (ret == GST_FLOW_NOT_NEGOTIATED)
+    post_caps_error (self);
+  if (ret != GST_FLOW_OK || priv->runner == NULL)
+    return ret;                 /* the A65: GstBaseTransform's generate */
+  ret = submit_ev74 (self, g_steal_pointer (&trans->queued_buf));
+  if (ret == GST_FLOW_ERROR)
+    window_abandon_all (self, "after an error");
+  priv->sync_next = is_discont;
+  return ret;
+}
+
+/* The oldest output once max-inflight jobs are in flight (or at once when
+ * this buffer's output must be the next one pushed); else nothing, and
+ * the retire thread watches the oldest. */
+static GstFlowReturn
+gst_sima_base_transform_generate_output (GstBaseTransform * trans,
+    GstBuffer ** outbuf)
+{
+  GstSimaBaseTransform *self = GST_SIMA_BASE_TRANSFORM (trans);
+  GstSimaBaseTransformPrivate *priv = PRIV (self);
+  GstFlowReturn ret;
+  guint n, max;
+
+  n = window_length (self);
+  if (priv->runner == NULL && n == 0)
+    return GST_BASE_TRANSFORM_CLASS (gst_sima_base_transform_parent_class)->
+        generate_output (trans, outbuf);
+  *outbuf = NULL;
+  if (n == 0)
+    return GST_FLOW_OK;
+  GST_OBJECT_LOCK (self);
+  max = priv->max_inflight;
+  GST_OBJECT_UNLOCK (self);
+  if (priv->sync_next || n >= max || priv->runner == NULL) {
+    ret = retire_oldest (self, outbuf);
+    if (window_length (self) == 0)
+      priv->sync_next = FALSE;
+    return ret;
+  }
+  arm_retire (self);
+  return GST_FLOW_OK;
+}
+
 /* ---- type ---------------------------------------------------------------- */
 
 static void
@@ -1066,6 +1587,8 @@ gst_sima_base_transform_finalize (GObject * object)
   g_free (priv->caps_error);
   g_free (priv->caps_error_posted);
   g_mutex_clear (&priv->runner_lock);
+  g_mutex_clear (&priv->window_lock);
+  g_cond_clear (&priv->window_cond);
   G_OBJECT_CLASS (gst_sima_base_transform_parent_class)->finalize (object);
 }
 
@@ -1125,9 +1648,11 @@ gst_sima_base_transform_class_init (GstSimaBaseTransformClass * klass)
   /**
    * GstSimaBaseTransform:timeout:
    *
-   * Milliseconds to wait for an EV74 job before failing with an error.
-   * The buffers of a job that timed out stay with the device until it
-   * finishes. Read per buffer: a change applies to the next one.
+   * Milliseconds to wait for an EV74 job before failing with an error,
+   * counted from its submission or, with jobs in flight (max-inflight),
+   * from the moment the element's job before it retired. The buffers of a
+   * job that timed out stay with the device until it finishes. Read per
+   * buffer: a change applies to the next one.
    */
   g_object_class_install_property (gobject_class, PROP_TIMEOUT,
       g_param_spec_uint ("timeout", "Timeout",
@@ -1188,6 +1713,27 @@ gst_sima_base_transform_class_init (GstSimaBaseTransformClass * klass)
           "live pipeline's latency (read-only)",
           0, G_MAXUINT64, 0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * GstSimaBaseTransform:max-inflight:
+   *
+   * How many EV74 jobs the element keeps submitted at once, so that the
+   * device converts one buffer while the element imports, binds and
+   * pushes the others. Outputs leave in input order, each as soon as its
+   * job retired (a retire thread pushes it when the streaming thread is
+   * idle) or when the window is full; EOS, caps, segments and other
+   * serialized events, and DRAIN and ALLOCATION queries, wait for every
+   * job in flight first. 1 converts each buffer before the next is
+   * accepted. On the A65 backend processing is always synchronous. Read
+   * per buffer: a change applies from the next one.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_INFLIGHT,
+      g_param_spec_uint ("max-inflight", "Jobs in flight",
+          "EV74 jobs kept submitted at once (outputs stay in input order; "
+          "1 = one buffer at a time; the A65 backend is always synchronous)",
+          1, MAX_INFLIGHT, DEFAULT_MAX_INFLIGHT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
   element_class->change_state =
       GST_DEBUG_FUNCPTR (gst_sima_base_transform_change_state);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_sima_base_transform_start);
@@ -1197,6 +1743,8 @@ gst_sima_base_transform_class_init (GstSimaBaseTransformClass * klass)
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_sima_base_transform_set_caps);
   trans_class->submit_input_buffer =
       GST_DEBUG_FUNCPTR (gst_sima_base_transform_submit_input_buffer);
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_sima_base_transform_generate_output);
   trans_class->transform_size =
       GST_DEBUG_FUNCPTR (gst_sima_base_transform_transform_size);
   trans_class->propose_allocation =
@@ -1223,5 +1771,10 @@ gst_sima_base_transform_init (GstSimaBaseTransform * self)
   priv->backend = DEFAULT_BACKEND;
   priv->fallback = DEFAULT_FALLBACK;
   priv->timeout_ms = DEFAULT_TIMEOUT_MS;
+  priv->max_inflight = DEFAULT_MAX_INFLIGHT;
   g_mutex_init (&priv->runner_lock);
+  g_queue_init (&priv->window);
+  g_mutex_init (&priv->window_lock);
+  g_cond_init (&priv->window_cond);
+  priv->sticky = GST_FLOW_OK;
 }

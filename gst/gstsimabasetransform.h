@@ -6,9 +6,10 @@
  * It holds what the three share: the backend, fallback, device and timeout
  * properties; opening the EV74 and probing the operation's capability in
  * start() (the backend policy of docs/elements.md); specs from caps and the
- * core's admission in set_caps; buffer sizes from the core; running a
- * buffer on the EV74 (gstsimaev74runner.h) or the A65; and posting errors
- * with the core's messages. A subclass names its operation and capability and implements
+ * core's admission in set_caps; buffer sizes from the core; running
+ * buffers on the EV74 (gstsimaev74runner.h), up to max-inflight jobs at
+ * once with outputs in input order (docs/elements.md, "Jobs in flight"), or
+ * on the A65; and posting errors with the core's messages. A subclass names its operation and capability and implements
  * prepare / execute_a65 / encode on its own plan.
  */
 #ifndef GST_SIMA_BASE_TRANSFORM_H

@@ -32,15 +32,22 @@ typedef struct
   gint pending;                 /* atomic */
 } PendingCount;
 
-/* A job that outlived its wait: what it reads and writes stays referenced
- * until the device retires it. */
-typedef struct
+/* One buffer's job and everything the device may touch for it. The
+ * buffers stay referenced until the job retires, whoever holds the ticket
+ * then (the element's window, a finish, or the reaper). */
+struct _GstSimaEv74Ticket
 {
+  gint refs;                    /* atomic */
   SimaEv74Job *job;
-  GstBuffer *in;
-  GstBuffer *out;
-  PendingCount *pending;        /* a reference */
-} InFlight;
+  GstBuffer *in, *out;          /* what the device reads and writes: the
+                                 * caller's buffers or staging buffers */
+  GstBuffer *dest;              /* the caller's output when out is staging:
+                                 * borrowed (the caller keeps it until
+                                 * finish), never written by the device */
+  guint64 out_bytes;            /* what to copy back, as submitted */
+  guint timeout_ms;
+  gint64 deadline;              /* monotonic us: submit + timeout */
+};
 
 struct _GstSimaEv74Runner
 {
@@ -55,7 +62,7 @@ struct _GstSimaEv74Runner
   gint flushing;                /* atomic */
 };
 
-/* ---- jobs that outlive their wait ----------------------------------------- */
+/* ---- tickets, and jobs that outlive their wait -------------------------- */
 
 static void
 pending_unref (PendingCount * p)
@@ -63,6 +70,64 @@ pending_unref (PendingCount * p)
   if (g_atomic_int_dec_and_test (&p->refs))
     g_free (p);
 }
+
+GstSimaEv74Ticket *
+gst_sima_ev74_ticket_ref (GstSimaEv74Ticket * t)
+{
+  g_atomic_int_inc (&t->refs);
+  return t;
+}
+
+/* Lets go of the buffers the device touched: only once the job retired. */
+static void
+ticket_release_buffers (GstSimaEv74Ticket * t)
+{
+  gst_clear_buffer (&t->in);
+  gst_clear_buffer (&t->out);
+  t->dest = NULL;
+}
+
+void
+gst_sima_ev74_ticket_unref (GstSimaEv74Ticket * t)
+{
+  if (t == NULL || !g_atomic_int_dec_and_test (&t->refs))
+    return;
+  /* the last reference goes after retirement (finish and the reaper wait
+   * for it; a watcher's reference is a second one) */
+  ticket_release_buffers (t);
+  if (t->job != NULL)
+    sima_ev74_job_unref (t->job);
+  g_free (t);
+}
+
+gboolean
+gst_sima_ev74_ticket_wait (GstSimaEv74Ticket * t, gint64 timeout_ns)
+{
+  if (t->job == NULL)
+    return TRUE;
+  return sima_ev74_job_wait (t->job, timeout_ns).code != SIMA_TIMEOUT;
+}
+
+gint64
+gst_sima_ev74_ticket_deadline (GstSimaEv74Ticket * t)
+{
+  return t->deadline;
+}
+
+void
+gst_sima_ev74_ticket_restart_timeout (GstSimaEv74Ticket * t)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) t->timeout_ms * 1000;
+
+  if (deadline > t->deadline)
+    t->deadline = deadline;
+}
+
+typedef struct
+{
+  GstSimaEv74Ticket *ticket;
+  PendingCount *pending;        /* a reference */
+} Reaped;
 
 /* The reaper: waits for a job as long as it takes (a device that never
  * retires it keeps its buffers for good rather than have them freed under
@@ -74,37 +139,48 @@ pending_unref (PendingCount * p)
 static void
 reap_one (gpointer data, G_GNUC_UNUSED gpointer user_data)
 {
-  InFlight *f = data;
-  PendingCount *p = f->pending;
+  Reaped *r = data;
+  PendingCount *p = r->pending;
 
-  sima_ev74_job_wait (f->job, -1);
+  sima_ev74_job_wait (r->ticket->job, -1);
   g_atomic_int_add (&p->pending, -1);   /* retired: before the buffers go */
-  sima_ev74_job_unref (f->job);
-  gst_buffer_unref (f->in);
-  gst_buffer_unref (f->out);
+  ticket_release_buffers (r->ticket);
+  gst_sima_ev74_ticket_unref (r->ticket);
   pending_unref (p);
-  g_free (f);
+  g_free (r);
 }
 
+/* Takes the ticket: freed now if its job retired, else the reaper's. */
 static void
-abandon_job (GstSimaEv74Runner * runner, SimaEv74Job * job, GstBuffer * in,
-    GstBuffer * out)
+abandon_ticket (GstSimaEv74Runner * runner, GstSimaEv74Ticket * t)
 {
   static GThreadPool *reaper;
-  InFlight *f = g_new (InFlight, 1);
+  Reaped *r;
 
+  if (t->job == NULL || sima_ev74_job_retired (t->job)) {
+    ticket_release_buffers (t);
+    gst_sima_ev74_ticket_unref (t);
+    return;
+  }
   if (g_once_init_enter (&reaper)) {
     /* unlimited, shared: the process-wide pool lives as long as it */
     GThreadPool *pool = g_thread_pool_new (reap_one, NULL, -1, FALSE, NULL);
     g_once_init_leave (&reaper, pool);
   }
-  f->job = job;
-  f->in = in;
-  f->out = out;
+  r = g_new (Reaped, 1);
+  r->ticket = t;
   g_atomic_int_inc (&runner->pending->refs);
   g_atomic_int_inc (&runner->pending->pending);
-  f->pending = runner->pending;
-  g_thread_pool_push (reaper, f, NULL);
+  r->pending = runner->pending;
+  g_thread_pool_push (reaper, r, NULL);
+}
+
+void
+gst_sima_ev74_runner_abandon (GstSimaEv74Runner * runner,
+    GstSimaEv74Ticket * ticket)
+{
+  if (ticket != NULL)
+    abandon_ticket (runner, ticket);
 }
 
 static void
@@ -310,43 +386,42 @@ device_buffer (GstSimaEv74Runner * runner, GstBuffer * buf,
   return st;
 }
 
-/* Waits for job up to timeout_ms in slices; *flushed when a flush or a
- * state change interrupted it. */
+/* Waits for the ticket's job until its deadline, in slices; *flushed
+ * when a flush or a state change interrupted it. */
 static SimaStatus
-wait_job (GstSimaEv74Runner * runner, SimaEv74Job * job, guint timeout_ms,
+wait_job (GstSimaEv74Runner * runner, GstSimaEv74Ticket * t,
     gboolean * flushed)
 {
-  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
   SimaStatus st;
 
   *flushed = FALSE;
   for (;;) {
-    gint64 left = (deadline - g_get_monotonic_time ()) * 1000;
+    gint64 left = (t->deadline - g_get_monotonic_time ()) * 1000;
     if (g_atomic_int_get (&runner->flushing)) {
       *flushed = TRUE;
       return sima_status_make (SIMA_TIMEOUT, "interrupted by a flush");
     }
-    st = sima_ev74_job_wait (job, CLAMP (left, 0, WAIT_SLICE_NS));
+    st = sima_ev74_job_wait (t->job, CLAMP (left, 0, WAIT_SLICE_NS));
     if (st.code != SIMA_TIMEOUT || left <= WAIT_SLICE_NS)
       return st;
   }
 }
 
 GstSimaRunResult
-gst_sima_ev74_runner_run (GstSimaEv74Runner * runner, GstBuffer * inbuf,
-    GstBuffer * outbuf, guint timeout_ms, GstSimaRunStats * stats,
-    SimaStatus * status)
+gst_sima_ev74_runner_submit (GstSimaEv74Runner * runner, GstBuffer * inbuf,
+    GstBuffer * outbuf, guint timeout_ms, GstSimaEv74Ticket ** ticket,
+    GstSimaRunStats * stats, SimaStatus * status)
 {
   GstBuffer *in = NULL, *out = NULL;
   SimaEv74Region *regions[2] = { NULL, NULL };
   SimaEv74Binding bi, bo;
   SimaEv74Job *job = NULL;
-  SimaEv74JobStats js;
-  gboolean flushed = FALSE;
+  GstSimaEv74Ticket *t;
   SimaStatus st;
 
   memset (stats, 0, sizeof *stats);
   *status = sima_status_ok ();
+  *ticket = NULL;
   if (runner->out_bytes == 0)
     return GST_SIMA_RUN_OK;     /* an empty tensor needs no device job */
   if (g_atomic_int_get (&runner->flushing))
@@ -367,30 +442,77 @@ gst_sima_ev74_runner_run (GstSimaEv74Runner * runner, GstBuffer * inbuf,
   /* the job holds its own references on the regions */
   sima_ev74_region_unref (regions[0]);
   sima_ev74_region_unref (regions[1]);
-  if (st.code == SIMA_OK)
-    st = wait_job (runner, job, timeout_ms, &flushed);
+  if (st.code != SIMA_OK) {
+    /* nothing was queued: the device never saw these buffers */
+    gst_clear_buffer (&in);
+    gst_clear_buffer (&out);
+    *status = st;
+    return GST_SIMA_RUN_FAILED;
+  }
+  t = g_new0 (GstSimaEv74Ticket, 1);
+  t->refs = 1;
+  t->job = job;
+  t->in = in;
+  t->out = out;
+  if (out != outbuf)
+    t->dest = outbuf;
+  t->out_bytes = runner->out_bytes;
+  t->timeout_ms = timeout_ms;
+  t->deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+  *ticket = t;
+  return GST_SIMA_RUN_OK;
+}
+
+GstSimaRunResult
+gst_sima_ev74_runner_finish (GstSimaEv74Runner * runner,
+    GstSimaEv74Ticket * t, GstSimaRunStats * stats, SimaStatus * status)
+{
+  SimaEv74JobStats js;
+  gboolean flushed = FALSE;
+  SimaStatus st;
+
+  *status = sima_status_ok ();
+  if (t == NULL)
+    return GST_SIMA_RUN_OK;
+  st = wait_job (runner, t, &flushed);
   if (st.code == SIMA_TIMEOUT) {
     /* the device may still read and write both: keep them until it is done */
-    abandon_job (runner, job, in, out);
     *status = flushed ? st : sima_status_make (SIMA_TIMEOUT,
-        "the job did not retire within %u ms", timeout_ms);
+        "the job did not retire within %u ms", t->timeout_ms);
+    abandon_ticket (runner, t);
     return flushed ? GST_SIMA_RUN_FLUSHING : GST_SIMA_RUN_TIMEOUT;
   }
-  if (job != NULL) {
-    sima_ev74_job_stats (job, &js);
-    stats->device_ns = js.device_ns;
-    sima_ev74_job_unref (job);
-  }
-  if (st.code == SIMA_OK && out != outbuf) {
+  sima_ev74_job_stats (t->job, &js);
+  stats->device_ns = js.device_ns;
+  if (st.code == SIMA_OK && t->dest != NULL) {
     /* the result landed in staging: copy it out, now that it retired */
-    if (copy_bytes (out, outbuf, (gsize) runner->out_bytes))
+    gint64 copy_start = g_get_monotonic_time ();
+    if (copy_bytes (t->out, t->dest, (gsize) t->out_bytes)) {
       stats->copies++;
+      stats->copy_ns = (guint64) (g_get_monotonic_time () - copy_start) * 1000;
+    }
     else
       st = sima_status_make (SIMA_OUT_OF_RESOURCES,
           "cannot copy the result out of its staging buffer");
   }
-  gst_clear_buffer (&in);
-  gst_clear_buffer (&out);
+  /* retired: the buffers go now, even if a watcher holds the ticket */
+  ticket_release_buffers (t);
+  gst_sima_ev74_ticket_unref (t);
   *status = st;
   return st.code == SIMA_OK ? GST_SIMA_RUN_OK : GST_SIMA_RUN_FAILED;
+}
+
+GstSimaRunResult
+gst_sima_ev74_runner_run (GstSimaEv74Runner * runner, GstBuffer * inbuf,
+    GstBuffer * outbuf, guint timeout_ms, GstSimaRunStats * stats,
+    SimaStatus * status)
+{
+  GstSimaEv74Ticket *ticket;
+  GstSimaRunResult result;
+
+  result = gst_sima_ev74_runner_submit (runner, inbuf, outbuf, timeout_ms,
+      &ticket, stats, status);
+  if (result != GST_SIMA_RUN_OK)
+    return result;
+  return gst_sima_ev74_runner_finish (runner, ticket, stats, status);
 }

@@ -7,7 +7,9 @@
  * For every buffer that simaquanttess, simacasttess, simadetessdequant or
  * simadetesscast pushes, the tracer logs one `simalatency` record: the element's wall
  * latency (from the moment the buffer entered its sink pad to the moment
- * the result left its src pad) and the timing meta the element attached
+ * the result left its src pad; with EV74 jobs in flight several buffers
+ * are inside at once, and each output is matched with its own input by
+ * timestamp) and the timing meta the element attached
  * (operation, backend, device or CPU processing time, host CPU time,
  * bytes, copies). Other elements are ignored. With `summary=true` it also
  * prints, when each converter stops, the count, mean, p50, p99 and
@@ -54,12 +56,23 @@ GST_DEBUG_CATEGORY_STATIC (gst_sima_latency_tracer_debug);
 #define SUB (1u << SUB_BITS)
 #define N_BINS (SUB + (64 - SUB_BITS) * SUB)
 
+/* Inputs that entered a converter and have not come out yet: when, and
+ * their PTS, which the output keeps. A few per element (max-inflight at
+ * most 16); an input that never comes out (dropped by QoS, flushed, an
+ * error) is forgotten when a later one does, or when the queue is full. */
+#define MAX_ENTRIES 64
+
+typedef struct
+{
+  GstClockTime pts;
+  GstClockTime ts;
+} Entry;
+
 typedef struct
 {
   gchar *name;
-  /* when the buffer being processed entered the element (valid flag) */
-  GstClockTime entered;
-  gboolean have_entry;
+  Entry entries[MAX_ENTRIES];   /* a ring, oldest at first */
+  guint first, n_entries;
   /* what the summary needs (only kept with summary=true) */
   const gchar *op, *backend;    /* interned */
   guint64 count;                /* records */
@@ -193,23 +206,68 @@ element_stats (GstSimaLatencyTracer * self, GstElement * element)
   return s;
 }
 
+/* Called with the tracer lock. */
+static void
+add_entry (ElementStats * s, GstClockTime pts, GstClockTime ts)
+{
+  Entry *e;
+
+  if (s->n_entries == MAX_ENTRIES) {      /* the oldest never came out */
+    s->first = (s->first + 1) % MAX_ENTRIES;
+    s->n_entries--;
+  }
+  e = &s->entries[(s->first + s->n_entries++) % MAX_ENTRIES];
+  e->pts = pts;
+  e->ts = ts;
+}
+
+/* Called with the tracer lock: when the input of an output with this PTS
+ * entered. Outputs leave in input order, so it is the oldest entry with
+ * that PTS (the entries before it gave no output: they are dropped), or,
+ * for an output without a PTS or with one no input had, the oldest. */
+static gboolean
+take_entry (ElementStats * s, GstClockTime pts, GstClockTime * entered)
+{
+  guint i, skip = 0;
+
+  if (s->n_entries == 0)
+    return FALSE;
+  if (GST_CLOCK_TIME_IS_VALID (pts))
+    for (i = 0; i < s->n_entries; i++)
+      if (s->entries[(s->first + i) % MAX_ENTRIES].pts == pts) {
+        skip = i;
+        break;
+      }
+  *entered = s->entries[(s->first + skip) % MAX_ENTRIES].ts;
+  s->first = (s->first + skip + 1) % MAX_ENTRIES;
+  s->n_entries -= skip + 1;
+  return TRUE;
+}
+
 /* ---- hooks ------------------------------------------------------------ */
 
-/* A buffer (or list) pushed into a converter's sink pad: its clock starts. */
+/* Buffers pushed into a converter's sink pad (a buffer, or each buffer
+ * of a list): their clocks start. */
 static void
-note_entry (GstSimaLatencyTracer * self, GstClockTime ts, GstPad * pad)
+note_entry (GstSimaLatencyTracer * self, GstClockTime ts, GstPad * pad,
+    GstBuffer * buffer, GstBufferList * list)
 {
   /* the pads may be unlinked meanwhile: the peer is held too */
   GstPad *peer = gst_pad_get_peer (pad);
   GstElement *converter = converter_ref (peer);
+  ElementStats *s;
+  guint i;
 
   if (peer != NULL)
     gst_object_unref (peer);
   if (converter == NULL)
     return;
   g_mutex_lock (&self->lock);
-  element_stats (self, converter)->entered = ts;
-  element_stats (self, converter)->have_entry = TRUE;
+  s = element_stats (self, converter);
+  if (buffer != NULL)
+    add_entry (s, GST_BUFFER_PTS (buffer), ts);
+  for (i = 0; list != NULL && i < gst_buffer_list_length (list); i++)
+    add_entry (s, GST_BUFFER_PTS (gst_buffer_list_get (list, i)), ts);
   g_mutex_unlock (&self->lock);
   gst_object_unref (converter);
 }
@@ -220,7 +278,8 @@ log_record (GstSimaLatencyTracer * self, GstClockTime ts,
 {
   GstSimaTiming t;
   ElementStats *s;
-  guint64 latency;
+  guint64 latency = 0;
+  GstClockTime entered = 0;
   gboolean measured;
 
   if (!gst_sima_buffer_get_timing (buffer, &t)) {
@@ -229,9 +288,10 @@ log_record (GstSimaLatencyTracer * self, GstClockTime ts,
   }
   g_mutex_lock (&self->lock);
   s = element_stats (self, converter);
-  measured = s->have_entry && ts >= s->entered;
-  latency = measured ? ts - s->entered : 0;
-  s->have_entry = FALSE;
+  measured = take_entry (s, GST_BUFFER_PTS (buffer), &entered)
+      && ts >= entered;
+  if (measured)
+    latency = ts - entered;
   if (self->summary) {
     if (s->bins == NULL)
       s->bins = g_new0 (guint64, N_BINS);
@@ -276,30 +336,37 @@ do_push_buffer_pre (GstSimaLatencyTracer * self, GstClockTime ts,
       log_record (self, ts, converter, buffer);
     gst_object_unref (converter);
   }
-  note_entry (self, ts, pad);
+  note_entry (self, ts, pad, buffer, NULL);
 }
 
+/* Every buffer of a list entered when the list did (GstBaseTransform
+ * converts them one by one, and with jobs in flight their outputs may
+ * leave later, in any number of pushes). */
 static void
 do_push_list_pre (GstSimaLatencyTracer * self, GstClockTime ts,
     GstPad * pad, GstBufferList * list)
 {
-  note_entry (self, ts, pad);
+  note_entry (self, ts, pad, NULL, list);
 }
 
-/* GstBaseTransform pushes one buffer per input buffer. When its input was a
- * list, the next buffer of the list starts when the previous push is done,
- * so the clock restarts there. */
+/* A flush into a converter: its inputs in flight are gone. */
 static void
-do_push_buffer_post (GstSimaLatencyTracer * self, GstClockTime ts,
-    GstPad * pad, GstFlowReturn res)
+do_push_event_pre (GstSimaLatencyTracer * self, GstClockTime ts,
+    GstPad * pad, GstEvent * event)
 {
+  GstPad *peer;
   GstElement *converter;
 
-  if (!GST_PAD_IS_SRC (pad) || (converter = converter_ref (pad)) == NULL)
+  if (GST_EVENT_TYPE (event) != GST_EVENT_FLUSH_STOP)
+    return;
+  peer = gst_pad_get_peer (pad);
+  converter = converter_ref (peer);
+  if (peer != NULL)
+    gst_object_unref (peer);
+  if (converter == NULL)
     return;
   g_mutex_lock (&self->lock);
-  element_stats (self, converter)->entered = ts;
-  element_stats (self, converter)->have_entry = TRUE;
+  element_stats (self, converter)->n_entries = 0;
   g_mutex_unlock (&self->lock);
   gst_object_unref (converter);
 }
@@ -319,7 +386,7 @@ print_summary (GstSimaLatencyTracer * self, GstElement * element)
       : NULL;
   /* a restarted element starts a new summary */
   s->count = s->measured = s->sum = s->max = s->process_sum = s->copies = 0;
-  s->have_entry = FALSE;
+  s->n_entries = 0;
   if (s->bins != NULL)
     memset (s->bins, 0, N_BINS * sizeof *s->bins);
   g_mutex_unlock (&self->lock);
@@ -497,8 +564,8 @@ gst_sima_latency_tracer_init (GstSimaLatencyTracer * self)
   g_mutex_init (&self->lock);
   gst_tracing_register_hook (tracer, "pad-push-pre",
       G_CALLBACK (do_push_buffer_pre));
-  gst_tracing_register_hook (tracer, "pad-push-post",
-      G_CALLBACK (do_push_buffer_post));
+  gst_tracing_register_hook (tracer, "pad-push-event-pre",
+      G_CALLBACK (do_push_event_pre));
   gst_tracing_register_hook (tracer, "pad-push-list-pre",
       G_CALLBACK (do_push_list_pre));
   gst_tracing_register_hook (tracer, "element-change-state-post",

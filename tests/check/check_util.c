@@ -74,6 +74,30 @@ check_pop_message (CheckHarness * c, GstMessageType type)
   return text;
 }
 
+gboolean
+check_drain (CheckHarness * c)
+{
+  GstQuery *q = gst_query_new_drain ();
+  gboolean ok = gst_pad_peer_query (c->h->srcpad, q);
+
+  gst_query_unref (q);
+  return ok;
+}
+
+GstFlowReturn
+check_push_failing (CheckHarness * c, GstBuffer * buf, gchar ** error)
+{
+  gsize size = gst_buffer_get_size (buf);
+  GstFlowReturn ret = gst_harness_push (c->h, buf);
+
+  if (ret == GST_FLOW_OK)
+    check_drain (c);
+  *error = check_pop_message (c, GST_MESSAGE_ERROR);
+  if (ret == GST_FLOW_OK && *error != NULL)
+    ret = gst_harness_push (c->h, gst_buffer_new_allocate (NULL, size, NULL));
+  return ret;
+}
+
 gchar *
 check_start_message (const gchar * description, GstMessageType type,
     GstStateChangeReturn * result)

@@ -40,6 +40,21 @@ gchar *check_start_message (const gchar * description, GstMessageType type,
     GstStateChangeReturn * result);
 #define check_start_error(d, t) check_start_message ((d), (t), NULL)
 
+/* Asks the element for every output it still holds (a DRAIN query from
+ * upstream): on the EV74, up to max-inflight jobs are in flight after a
+ * push returned; when this returns their outputs have been pushed (or
+ * their error posted). */
+gboolean check_drain (CheckHarness * c);
+
+/* Pushes buf into an element that is expected to fail it, and returns
+ * the flow that fails: the push's own, or, when the push was accepted
+ * and its job failed afterwards (jobs in flight: the error is posted by
+ * the drain or the retire thread), that of a probe push after it (the
+ * element fails the flow until a flush). *error: the text of the first
+ * error message on the bus (g_free it), NULL if none. */
+GstFlowReturn check_push_failing (CheckHarness * c, GstBuffer * buf,
+    gchar ** error);
+
 /* A spec from a caps string (fails the test on bad caps). */
 SimaTensorSpec check_spec (const gchar * caps);
 
