@@ -1089,7 +1089,7 @@ gst_sima_base_transform_transform (GstBaseTransform * trans,
   guint64 wall = clock_ns (CLOCK_MONOTONIC);
   guint64 cpu = clock_ns (CLOCK_THREAD_CPUTIME_ID);
   guint64 copies;
-  GstSimaTiming timing;
+  GstSimaTiming timing = { 0 };
   GstFlowReturn ret;
 
   ret = prepare_buffer (self, inbuf, outbuf);
@@ -1290,7 +1290,7 @@ retire_slot (GstSimaBaseTransform * self, Slot * slot, GstBuffer ** outbuf)
   guint64 cpu = clock_ns (CLOCK_THREAD_CPUTIME_ID);
   GstSimaRunStats stats;
   GstSimaRunResult result;
-  GstSimaTiming timing;
+  GstSimaTiming timing = { 0 };
   SimaStatus st;
 
   *outbuf = NULL;
@@ -1327,6 +1327,7 @@ retire_slot (GstSimaBaseTransform * self, Slot * slot, GstBuffer ** outbuf)
   timing.bytes_in = slot->bytes_in;
   timing.bytes_out = slot->bytes_out;
   timing.process_ns = stats.device_ns;
+  timing.estimated_ns = stats.estimated_ns;
   timing.copies = slot->stats.copies + stats.copies;
   GST_OBJECT_LOCK (self);
   timing.backend = priv->active_nick;

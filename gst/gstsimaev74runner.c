@@ -484,6 +484,7 @@ gst_sima_ev74_runner_finish (GstSimaEv74Runner * runner,
   }
   sima_ev74_job_stats (t->job, &js);
   stats->device_ns = js.device_ns;
+  stats->estimated_ns = js.estimated_ns;
   if (st.code == SIMA_OK && t->dest != NULL) {
     /* the result landed in staging: copy it out, now that it retired */
     gint64 copy_start = g_get_monotonic_time ();

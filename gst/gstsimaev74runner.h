@@ -35,6 +35,7 @@ typedef enum
 typedef struct
 {
   guint64 device_ns;            /* submit to retirement, by the device */
+  guint64 estimated_ns;         /* the device model's estimate of the job */
   guint copies;                 /* buffers copied for this run */
   guint imports;                /* memories imported for this run */
   guint64 copy_ns;              /* finish: copying a staged result out */

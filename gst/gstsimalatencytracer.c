@@ -319,7 +319,8 @@ log_record (GstSimaLatencyTracer * self, GstClockTime ts,
   G_GNUC_BEGIN_IGNORE_DEPRECATIONS;
   gst_tracer_record_log (tr_buffer, (guint64) ts, GST_OBJECT_NAME (converter),
       t.op, t.backend,
-      latency, t.process_ns, t.cpu_ns, t.bytes_in, t.bytes_out, t.copies);
+      latency, t.process_ns, t.cpu_ns, t.bytes_in, t.bytes_out, t.copies,
+      t.estimated_ns);
   G_GNUC_END_IGNORE_DEPRECATIONS;
 }
 
@@ -545,7 +546,9 @@ gst_sima_latency_tracer_class_init (GstSimaLatencyTracerClass * klass)
       "bytes-out", GST_TYPE_STRUCTURE, field (G_TYPE_UINT64,
           "tensor bytes written"),
       "copies", GST_TYPE_STRUCTURE, field (G_TYPE_UINT,
-          "buffer copies made for this buffer"), NULL);
+          "buffer copies made for this buffer"),
+      "estimated-device-ns", GST_TYPE_STRUCTURE, field (G_TYPE_UINT64,
+          "ev74: the device model's estimate of the job; a65: 0"), NULL);
   G_GNUC_END_IGNORE_DEPRECATIONS;
   /* a class-wide record, alive until exit: not a leak */
   GST_OBJECT_FLAG_SET (tr_buffer, GST_OBJECT_FLAG_MAY_BE_LEAKED);
