@@ -181,6 +181,8 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstSimaBaseTransform,
 static guint window_length (GstSimaBaseTransform * self);
 static void window_abandon_all (GstSimaBaseTransform * self,
     const gchar * why);
+static GstFlowReturn retire_oldest (GstSimaBaseTransform * self,
+    GstBuffer ** outbuf);
 static GstFlowReturn drain_window (GstSimaBaseTransform * self,
     const gchar * why);
 static void retire_start (GstSimaBaseTransform * self);
@@ -438,10 +440,16 @@ gst_sima_base_transform_stop (GstBaseTransform * trans)
    * through the runner's reaper (the streaming thread has stopped: the
    * pads are inactive) */
   retire_stop (self);
+  /* with the stream lock (recursive; the streaming thread has left or is
+   * leaving, the pads being inactive): a DRAIN or ALLOCATION query that
+   * got in just before the pads went flushing drains under that lock, and
+   * must not find the runner freed under it */
+  GST_PAD_STREAM_LOCK (GST_BASE_TRANSFORM_SINK_PAD (trans));
   window_abandon_all (self, "stopping");
   priv->sticky = GST_FLOW_OK;
   priv->sync_next = FALSE;
   set_runner (self, NULL);
+  GST_PAD_STREAM_UNLOCK (GST_BASE_TRANSFORM_SINK_PAD (trans));
   priv->in_bytes = priv->out_bytes = 0;
   g_clear_pointer (&priv->caps_error, g_free);
   g_clear_pointer (&priv->caps_error_posted, g_free);
@@ -1209,8 +1217,49 @@ window_abandon_all (GstSimaBaseTransform * self, const gchar * why)
     GST_DEBUG_OBJECT (self, "%s: gave up %u EV74 job(s) in flight", why, n);
 }
 
+/* A bounded output pool (downstream's DMA-BUF pool) may have no buffer
+ * left while finished outputs wait in the window for the retire thread,
+ * which needs the stream lock this thread holds: the outputs go out first,
+ * oldest first, until the pool has a buffer or the window is empty. */
+static GstFlowReturn
+make_room (GstSimaBaseTransform * self)
+{
+  GstBufferPool *pool;
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstBuffer *out;
+
+  if (window_length (self) == 0)
+    return GST_FLOW_OK;
+  pool = gst_base_transform_get_buffer_pool (GST_BASE_TRANSFORM (self));
+  if (pool == NULL)
+    return GST_FLOW_OK;         /* allocated per buffer: never blocks */
+  while (ret == GST_FLOW_OK && window_length (self) > 0) {
+    GstBufferPoolAcquireParams params = { 0, };
+    GstBuffer *probe = NULL;
+
+    params.flags = GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT;
+    if (gst_buffer_pool_acquire_buffer (pool, &probe, &params)
+        == GST_FLOW_OK) {
+      /* back to the pool, for prepare_output_buffer: only this element
+       * acquires from it */
+      gst_buffer_unref (probe);
+      break;
+    }
+    ret = retire_oldest (self, &out);
+    if (ret == GST_FLOW_OK)
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
+  }
+  if (ret != GST_FLOW_OK)
+    window_abandon_all (self, "making room in the output pool");
+  gst_object_unref (pool);
+  return ret;
+}
+
 /* Binds, stages and submits inbuf's job (consumed) into a new Slot at the
- * end of the window. Posts the error. */
+ * end of the window. Posts the error. When preparing the buffer moved the
+ * element to the A65 (a frame's layout the device cannot take, with
+ * fallback=a65), inbuf goes back to trans->queued_buf for GstBaseTransform's
+ * own generate_output. */
 static GstFlowReturn
 submit_ev74 (GstSimaBaseTransform * self, GstBuffer * inbuf)
 {
@@ -1228,6 +1277,11 @@ submit_ev74 (GstSimaBaseTransform * self, GstBuffer * inbuf)
   SimaStatus st;
   Slot *slot;
 
+  ret = make_room (self);
+  if (ret != GST_FLOW_OK) {
+    gst_buffer_unref (inbuf);
+    return ret;
+  }
   /* GstBaseTransform's allocation and metadata (flags, timestamps, the
    * metas transform_meta lets through) */
   ret = GST_BASE_TRANSFORM_GET_CLASS (trans)->prepare_output_buffer (trans,
@@ -1240,6 +1294,14 @@ submit_ev74 (GstSimaBaseTransform * self, GstBuffer * inbuf)
   ret = prepare_buffer (self, inbuf, outbuf);
   if (ret != GST_FLOW_OK)
     goto done;
+  if (priv->runner == NULL) {
+    /* configure () fell back to the A65 (the window was drained first):
+     * this buffer is converted there, by GstBaseTransform's generate */
+    GST_DEBUG_OBJECT (self, "fell back to the A65 for this buffer");
+    gst_clear_buffer (&outbuf);
+    trans->queued_buf = inbuf;
+    return GST_FLOW_OK;
+  }
   GST_OBJECT_LOCK (self);
   timeout_ms = priv->timeout_ms;
   GST_OBJECT_UNLOCK (self);

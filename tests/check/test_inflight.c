@@ -1046,6 +1046,85 @@ typedef struct
   gchar *first;                 /* the element's first error text */
 } Errors;
 
+/* ---- a bounded downstream pool ------------------------------------------ */
+
+/* Downstream (the harness) proposes a pool of exactly 2 buffers of the
+ * plugin's fd memory (importable: the element keeps it) and, like a sink
+ * with its last sample, holds the last output it got. With 2 jobs in
+ * flight the third input's output buffer can only come back when the
+ * second output goes out: before the fix the streaming thread waited in
+ * the pool holding the stream lock the retire thread needed to push it. */
+typedef struct
+{
+  GstBufferPool *pool;
+  GstBuffer *last;
+  guint got;
+} Bounded;
+
+static GstPadProbeReturn
+bounded_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  Bounded *b = data;
+
+  (void) pad;
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
+    gst_clear_buffer (&b->last);
+    b->last = gst_buffer_ref (GST_PAD_PROBE_INFO_BUFFER (info));
+    b->got++;
+    return GST_PAD_PROBE_DROP;
+  }
+  if (GST_QUERY_TYPE (GST_PAD_PROBE_INFO_QUERY (info)) == GST_QUERY_ALLOCATION) {
+    GstQuery *q = GST_PAD_PROBE_INFO_QUERY (info);
+    GstAllocator *a = check_plugin_allocator ();
+    GstStructure *config;
+    GstCaps *caps;
+
+    gst_query_parse_allocation (q, &caps, NULL);
+    if (b->pool == NULL) {
+      b->pool = gst_buffer_pool_new ();
+      config = gst_buffer_pool_get_config (b->pool);
+      gst_buffer_pool_config_set_params (config, caps, 1 << 20, 2, 2);
+      gst_buffer_pool_config_set_allocator (config, a, NULL);
+      fail_unless (gst_buffer_pool_set_config (b->pool, config));
+    }
+    gst_query_add_allocation_pool (q, b->pool, 1 << 20, 2, 2);
+    gst_query_add_allocation_param (q, a, NULL);
+    gst_object_unref (a);
+    return GST_PAD_PROBE_HANDLED;
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+GST_START_TEST (test_bounded_downstream_pool)
+{
+  const gchar *caps = ops[0].caps;
+  gchar *desc = g_strdup_printf ("%s device=emulator:workers=1 "
+      "max-inflight=2", ops[0].element);
+  Bounded b = { NULL, NULL, 0 };
+  CheckHarness c;
+  Tap tap;
+
+  check_harness_new (&c, desc, caps, NULL);
+  gst_pad_add_probe (c.h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER
+      | GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, bounded_probe, &b, NULL);
+  /* the element asks again, now of the probe, before its next buffer */
+  fail_unless (gst_pad_push_event (c.h->sinkpad,
+          gst_event_new_reconfigure ()));
+  tap_init (&tap, check_harness_element (&c));
+  /* a deadlock stops here (the test's timeout) */
+  push_inputs (&c, caps, 900, 8, 0);
+  fail_unless (gst_harness_push_event (c.h, gst_event_new_eos ()));
+  fail_unless (b.pool != NULL, "the harness was never asked for a pool");
+  fail_unless_equals_int (b.got, 8);
+  assert_outputs (&tap, 0, ops[0].element, caps, 900, 8, 0, desc);
+  gst_clear_buffer (&b.last);
+  check_harness_free (&c);
+  tap_clear (&tap);
+  gst_object_unref (b.pool);
+  g_free (desc);
+}
+GST_END_TEST;
+
 static GstBusSyncReply
 count_errors (GstBus * bus, GstMessage * msg, gpointer data)
 {
@@ -1206,6 +1285,7 @@ inflight_suite (void)
   tcase_add_test (tc, test_fault_hang);
   tcase_add_test (tc, test_fault_dma_error);
   tcase_add_test (tc, test_fault_worker_failure);
+  tcase_add_test (tc, test_bounded_downstream_pool);
   return s;
 }
 

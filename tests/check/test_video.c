@@ -365,6 +365,74 @@ GST_START_TEST (test_meta_then_none)
 }
 GST_END_TEST;
 
+/* The device has no tensor-set route (missing=53): a frame whose meta puts
+ * its first colour byte past the buffer's start needs one, and with
+ * fallback=a65 the element moves to the A65 in the middle of the stream.
+ * Jobs in flight split a buffer's way into submit and finish; the submit
+ * side once went on to the device after this move and crashed on the
+ * runner that configure had just let go. */
+GST_START_TEST (test_fallback_mid_stream)
+{
+  const gchar *desc = "simaquanttess multiplier=0.5 backend=ev74 "
+      "fallback=a65 device=emulator:workers=2,missing=53";
+  gchar *caps = video_caps ("RGB", 20, 4);
+  GstCaps *c = gst_caps_from_string (caps);
+  GstVideoInfo info;
+  CheckHarness h;
+  const gchar *active;
+  guint k;
+
+  fail_unless (gst_video_info_from_caps (&info, c));
+  gst_caps_unref (c);
+  check_harness_new (&h, desc, caps, NULL);
+  for (k = 0; k < 4; k++) {
+    gboolean with_meta = k >= 1;
+    gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
+    gint strides[GST_VIDEO_MAX_PLANES] = { 0 };
+    GstBuffer *in = check_random_buffer (1024, 700 + k), *out;
+    SimaTensorSpec view, tiles;
+    guint64 base, bytes;
+    guint8 *want;
+    GstMapInfo m;
+    GstCaps *got;
+
+    offsets[0] = with_meta ? 64 : 0;
+    strides[0] = GST_VIDEO_INFO_PLANE_STRIDE (&info, 0);
+    if (with_meta)
+      gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
+          GST_VIDEO_FORMAT_RGB, 20, 4, 1, offsets, strides);
+    out = gst_harness_push_and_pull (h.h, gst_buffer_ref (in));
+    fail_unless (out != NULL, "frame %u", k);
+    got = gst_pad_get_current_caps (h.h->sinkpad);
+    tiles = spec_of_caps (got);
+    gst_caps_unref (got);
+    view = frame_view (&info, offsets, strides, 3, 0, FALSE, &base);
+    bytes = oracle_required_bytes (&tiles);
+    want = g_malloc (bytes);
+    gst_buffer_map (in, &m, GST_MAP_READ);
+    oracle_quanttess (&view, m.data + base, &tiles, 0.5f, 0,
+        ORACLE_ROUND_NEAREST_EVEN, want);
+    gst_buffer_unmap (in, &m);
+    fail_unless (check_buffer_equals (out, want, bytes), "frame %u", k);
+    g_free (want);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+  }
+  {
+    GObject *element = G_OBJECT (check_harness_element (&h));
+    GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS
+        (element), "active-backend");
+    gint v = -1;
+    g_object_get (element, "active-backend", &v, NULL);
+    active = g_enum_get_value (G_PARAM_SPEC_ENUM (ps)->enum_class,
+        v)->value_nick;
+    fail_unless_equals_string (active, "a65-fallback");
+  }
+  check_harness_free (&h);
+  g_free (caps);
+}
+GST_END_TEST;
+
 /* A GstVideoBufferPool with padding: its frames carry a GstVideoMeta, and
  * the element reads them in place. */
 GST_START_TEST (test_video_pool_frames)
@@ -499,6 +567,7 @@ video_suite (void)
   tcase_add_test (tc, test_bgr_memory_order);
   tcase_add_test (tc, test_video_meta_layouts);
   tcase_add_test (tc, test_meta_then_none);
+  tcase_add_test (tc, test_fallback_mid_stream);
   tcase_add_test (tc, test_video_pool_frames);
   tcase_add_test (tc, test_bad_frames);
   return s;
