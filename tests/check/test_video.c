@@ -305,6 +305,39 @@ GST_START_TEST (test_video_meta_layouts)
 }
 GST_END_TEST;
 
+/* Pushes the 20x4 RGB frame `in` (its layout: offsets, strides) through
+ * h's simaquanttess multiplier=0.5 and checks the output against the
+ * oracle's QuantTess of that view into the negotiated tiles. */
+static void
+check_rgb_frame (CheckHarness * h, const GstVideoInfo * info, GstBuffer * in,
+    const gsize * offsets, const gint * strides, const gchar * what,
+    guint k)
+{
+  SimaTensorSpec view, tiles;
+  guint64 base, bytes;
+  GstBuffer *out;
+  guint8 *want;
+  GstMapInfo m;
+  GstCaps *got;
+
+  out = gst_harness_push_and_pull (h->h, gst_buffer_ref (in));
+  fail_unless (out != NULL, "%s frame %u", what, k);
+  got = gst_pad_get_current_caps (h->h->sinkpad);
+  tiles = spec_of_caps (got);
+  gst_caps_unref (got);
+  view = frame_view (info, offsets, strides, 3, 0, FALSE, &base);
+  bytes = oracle_required_bytes (&tiles);
+  want = g_malloc (bytes);
+  gst_buffer_map (in, &m, GST_MAP_READ);
+  oracle_quanttess (&view, m.data + base, &tiles, 0.5f, 0,
+      ORACLE_ROUND_NEAREST_EVEN, want);
+  gst_buffer_unmap (in, &m);
+  fail_unless (check_buffer_equals (out, want, bytes), "%s frame %u", what,
+      k);
+  g_free (want);
+  gst_buffer_unref (out);
+}
+
 /* In one stream, frames with a GstVideoMeta and without one: each is read
  * with its own layout (the caps' when it has no meta), on both backends. */
 GST_START_TEST (test_meta_then_none)
@@ -328,34 +361,15 @@ GST_START_TEST (test_meta_then_none)
       gint strides[GST_VIDEO_MAX_PLANES] = { 0 };
       /* larger than the tight frame, so a stale padded layout would not
        * fail for size but read the wrong bytes */
-      GstBuffer *in = check_random_buffer (1024, 300 + k), *out;
-      SimaTensorSpec view, tiles;
-      guint64 base, bytes;
-      guint8 *want;
-      GstMapInfo m;
-      GstCaps *got;
+      GstBuffer *in = check_random_buffer (1024, 300 + k);
 
       offsets[0] = with_meta ? 7 : 0;
       strides[0] = with_meta ? 128 : GST_VIDEO_INFO_PLANE_STRIDE (&info, 0);
       if (with_meta)
         gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
             GST_VIDEO_FORMAT_RGB, 20, 4, 1, offsets, strides);
-      out = gst_harness_push_and_pull (h.h, gst_buffer_ref (in));
-      fail_unless (out != NULL, "%s frame %u", desc, k);
-      got = gst_pad_get_current_caps (h.h->sinkpad);
-      tiles = spec_of_caps (got);
-      gst_caps_unref (got);
-      view = frame_view (&info, offsets, strides, 3, 0, FALSE, &base);
-      bytes = oracle_required_bytes (&tiles);
-      want = g_malloc (bytes);
-      gst_buffer_map (in, &m, GST_MAP_READ);
-      oracle_quanttess (&view, m.data + base, &tiles, 0.5f, 0,
-          ORACLE_ROUND_NEAREST_EVEN, want);
-      gst_buffer_unmap (in, &m);
-      fail_unless (check_buffer_equals (out, want, bytes), "%s frame %u "
-          "(%s meta)", desc, k, with_meta ? "with" : "without");
-      g_free (want);
-      gst_buffer_unref (out);
+      check_rgb_frame (&h, &info, in, offsets, strides, with_meta
+          ? "with meta" : "without meta", k);
       gst_buffer_unref (in);
     }
     check_harness_free (&h);
@@ -389,33 +403,14 @@ GST_START_TEST (test_fallback_mid_stream)
     gboolean with_meta = k >= 1;
     gsize offsets[GST_VIDEO_MAX_PLANES] = { 0 };
     gint strides[GST_VIDEO_MAX_PLANES] = { 0 };
-    GstBuffer *in = check_random_buffer (1024, 700 + k), *out;
-    SimaTensorSpec view, tiles;
-    guint64 base, bytes;
-    guint8 *want;
-    GstMapInfo m;
-    GstCaps *got;
+    GstBuffer *in = check_random_buffer (1024, 700 + k);
 
     offsets[0] = with_meta ? 64 : 0;
     strides[0] = GST_VIDEO_INFO_PLANE_STRIDE (&info, 0);
     if (with_meta)
       gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
           GST_VIDEO_FORMAT_RGB, 20, 4, 1, offsets, strides);
-    out = gst_harness_push_and_pull (h.h, gst_buffer_ref (in));
-    fail_unless (out != NULL, "frame %u", k);
-    got = gst_pad_get_current_caps (h.h->sinkpad);
-    tiles = spec_of_caps (got);
-    gst_caps_unref (got);
-    view = frame_view (&info, offsets, strides, 3, 0, FALSE, &base);
-    bytes = oracle_required_bytes (&tiles);
-    want = g_malloc (bytes);
-    gst_buffer_map (in, &m, GST_MAP_READ);
-    oracle_quanttess (&view, m.data + base, &tiles, 0.5f, 0,
-        ORACLE_ROUND_NEAREST_EVEN, want);
-    gst_buffer_unmap (in, &m);
-    fail_unless (check_buffer_equals (out, want, bytes), "frame %u", k);
-    g_free (want);
-    gst_buffer_unref (out);
+    check_rgb_frame (&h, &info, in, offsets, strides, "fallback", k);
     gst_buffer_unref (in);
   }
   {
