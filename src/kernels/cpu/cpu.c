@@ -36,8 +36,15 @@ detect (void)
     if ((xcr0_lo & 6) == 6) {
       if (c & bit_F16C)
         isas |= SIMA_ISA_F16C;
-      if (__get_cpuid_count (7, 0, &a, &b, &c, &d) && (b & bit_AVX2))
-        isas |= SIMA_ISA_AVX2;
+      if (__get_cpuid_count (7, 0, &a, &b, &c, &d)) {
+        if (b & bit_AVX2)
+          isas |= SIMA_ISA_AVX2;
+        /* ZMM state needs XCR0 opmask, ZMM_Hi256 and Hi16_ZMM (bits 5-7) */
+        if ((xcr0_lo & 0xe0) == 0xe0 && (b & bit_AVX512F)
+            && (b & bit_AVX512BW) && (b & bit_AVX512VL)
+            && (c & bit_AVX512VBMI))
+          isas |= SIMA_ISA_AVX512;
+      }
     }
   }
   return isas;
@@ -64,8 +71,10 @@ sima_cpu_parse_disable (const char *list)
     unsigned isa;
   } names[] = {
     {"sse41", SIMA_ISA_SSE41}, {"avx2", SIMA_ISA_AVX2},
-    {"f16c", SIMA_ISA_F16C}, {"neon", SIMA_ISA_NEON},
-    {"all", SIMA_ISA_SSE41 | SIMA_ISA_AVX2 | SIMA_ISA_F16C | SIMA_ISA_NEON},
+    {"f16c", SIMA_ISA_F16C}, {"avx512", SIMA_ISA_AVX512},
+    {"neon", SIMA_ISA_NEON},
+    {"all", SIMA_ISA_SSE41 | SIMA_ISA_AVX2 | SIMA_ISA_F16C | SIMA_ISA_AVX512
+          | SIMA_ISA_NEON},
   };
   unsigned mask = 0;
   size_t i;

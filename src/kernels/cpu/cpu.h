@@ -5,7 +5,7 @@
  *
  * Detected once per process (libyuv style) and masked by the environment
  * variable SIMA_KERNELS_DISABLE, a comma-separated list of sse41, avx2,
- * f16c, neon, or all: tests force each path with it. Preparation picks
+ * f16c, avx512, neon, or all: tests force each path with it. Preparation picks
  * leaves from this mask; no leaf ever changes a single output bit.
  */
 #ifndef SIMA_KERNELS_CPU_H
@@ -16,6 +16,9 @@ enum {
   SIMA_ISA_AVX2 = 1u << 1,
   SIMA_ISA_F16C = 1u << 2,
   SIMA_ISA_NEON = 1u << 3,
+  /* AVX-512 F, BW, VL and VBMI together, with the OS saving ZMM state
+   * (XCR0 opmask and ZMM bits): the *_avx512.c leaves use all four */
+  SIMA_ISA_AVX512 = 1u << 4,
 };
 
 /* The usable ISAs: detected, minus SIMA_KERNELS_DISABLE. Computed on the
@@ -27,10 +30,12 @@ unsigned sima_cpu_isas (void);
 unsigned sima_cpu_parse_disable (const char *list);
 
 /* The variant of a leaf this CPU runs, for leaves named PREFIX_c,
- * PREFIX_avx2 and PREFIX_neon: the last ISA that is built and usable wins,
- * the scalar reference otherwise. The *_avx2.c files are compiled with
- * -mavx2 -mf16c, so they need both. An ISA that is not built drops its
- * name unseen. */
+ * PREFIX_avx2, PREFIX_avx512 and PREFIX_neon: the last ISA that is built
+ * and usable wins, the scalar reference otherwise. The *_avx2.c files are
+ * compiled with -mavx2 -mf16c, so they need both; the *_avx512.c files
+ * with those and -mavx512f -mavx512bw -mavx512vl -mavx512vbmi (x86-64
+ * only), so they need all of them. An ISA that is not built drops its name
+ * unseen. */
 #ifdef SIMA_HAVE_AVX2
 #define SIMA_IF_AVX2(leaf, other) ((sima_cpu_isas () & (SIMA_ISA_AVX2        \
             | SIMA_ISA_F16C)) == (SIMA_ISA_AVX2 | SIMA_ISA_F16C) ? (leaf)     \
@@ -38,6 +43,14 @@ unsigned sima_cpu_parse_disable (const char *list);
 #else
 #define SIMA_IF_AVX2(leaf, other) (other)
 #endif
+#ifdef SIMA_HAVE_AVX512
+#define SIMA_IF_AVX512(leaf, other) ((sima_cpu_isas () & (SIMA_ISA_AVX512    \
+            | SIMA_ISA_AVX2 | SIMA_ISA_F16C)) == (SIMA_ISA_AVX512             \
+            | SIMA_ISA_AVX2 | SIMA_ISA_F16C) ? (leaf) : (other))
+#else
+#define SIMA_IF_AVX512(leaf, other) (other)
+#endif
+
 #ifdef SIMA_HAVE_NEON
 #define SIMA_IF_NEON(leaf, other) ((sima_cpu_isas () & SIMA_ISA_NEON)         \
     ? (leaf) : (other))
@@ -45,7 +58,8 @@ unsigned sima_cpu_parse_disable (const char *list);
 #define SIMA_IF_NEON(leaf, other) (other)
 #endif
 #define SIMA_LEAF_FOR_CPU(prefix)                                             \
-  SIMA_IF_NEON (prefix##_neon, SIMA_IF_AVX2 (prefix##_avx2, prefix##_c))
+  SIMA_IF_NEON (prefix##_neon, SIMA_IF_AVX512 (prefix##_avx512,          \
+          SIMA_IF_AVX2 (prefix##_avx2, prefix##_c)))
 
 /* SIMD leaves multiply and widen in hardware, so they need round-to-nearest,
  * subnormals kept (no flush-to-zero, no denormals-are-zero) and, on
