@@ -35,8 +35,8 @@ sima_a65_casttess_prepare (const SimaCastTessPlan *plan,
 }
 
 SimaStatus
-sima_a65_casttess_execute (const SimaA65CastTessPlan *plan,
-    const SimaConstHostBuffer *in, size_t n_in,
+sima_a65_casttess_execute_on (const SimaA65CastTessPlan *plan,
+    SimaA65Threads *pool, const SimaConstHostBuffer *in, size_t n_in,
     const SimaHostBuffer *out, size_t n_out)
 {
   const SimaCastTessPlan *sp;
@@ -51,15 +51,19 @@ sima_a65_casttess_execute (const SimaA65CastTessPlan *plan,
       sp->input_view.scalar_bytes, out, n_out, sp->output_bytes,
       SIMA_TILED_ALIGNMENT);
   if (sima_status_is_ok (&st) && sp->element_count > 0) {
-    SimaFpState fp;
-    /* FP16 widening in SIMD leaves must not flush subnormal halves, drop
-     * NaN payloads or read the alternative half format (cpu.h) */
-    sima_fp_enter (&fp);
-    sima_a65_pack_tiles (&sp->output_geometry, &plan->walk, in->data,
-        out->data, plan->pack, NULL);
-    sima_fp_leave (&fp);
+    SimaA65TileJob job = { &sp->output_geometry, &plan->walk, in->data, out->data,
+      plan->pack, NULL, NULL };
+    sima_a65_run_tiles (pool, &job);
   }
   return st;
+}
+
+SimaStatus
+sima_a65_casttess_execute (const SimaA65CastTessPlan *plan,
+    const SimaConstHostBuffer *in, size_t n_in,
+    const SimaHostBuffer *out, size_t n_out)
+{
+  return sima_a65_casttess_execute_on (plan, NULL, in, n_in, out, n_out);
 }
 
 /* ---- tensor sets (set_execute.c does the work) --------------------------- */
@@ -84,10 +88,10 @@ member_needs (const void *member, SimaA65SetMemberNeeds *out)
 }
 
 static SimaStatus
-run_member (const void *member, const SimaConstHostBuffer *in,
-    const SimaHostBuffer *out)
+run_member (const void *member, SimaA65Threads *pool,
+    const SimaConstHostBuffer *in, const SimaHostBuffer *out)
 {
-  return sima_a65_casttess_execute (member, in, 1, out, 1);
+  return sima_a65_casttess_execute_on (member, pool, in, 1, out, 1);
 }
 
 SimaStatus
@@ -116,8 +120,9 @@ sima_a65_casttess_set_prepare (const SimaCastTessSetPlan *plan,
 }
 
 SimaStatus
-sima_a65_casttess_set_execute (const SimaA65CastTessSetPlan *plan,
-    const SimaConstHostBuffer *in, const SimaHostBuffer *out)
+sima_a65_casttess_set_execute_on (const SimaA65CastTessSetPlan *plan,
+    SimaA65Threads *pool, const SimaConstHostBuffer *in,
+    const SimaHostBuffer *out)
 {
   SimaA65SetExecution x;
 
@@ -126,6 +131,13 @@ sima_a65_casttess_set_execute (const SimaA65CastTessSetPlan *plan,
         "CastTess A65 set execute: plan is NULL");
   x = (SimaA65SetExecution) { "CastTess", plan->n_members, plan->members,
     sizeof plan->members[0], plan->input_offset, plan->output_offset,
-    plan->input_bytes, plan->output_bytes, member_needs, run_member };
+    plan->input_bytes, plan->output_bytes, member_needs, run_member, pool };
   return sima_a65_set_execute (&x, in, out);
+}
+
+SimaStatus
+sima_a65_casttess_set_execute (const SimaA65CastTessSetPlan *plan,
+    const SimaConstHostBuffer *in, const SimaHostBuffer *out)
+{
+  return sima_a65_casttess_set_execute_on (plan, NULL, in, out);
 }

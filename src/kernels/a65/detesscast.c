@@ -40,8 +40,8 @@ sima_a65_detesscast_prepare (const SimaDetessCastPlan *plan,
 }
 
 SimaStatus
-sima_a65_detesscast_execute (const SimaA65DetessCastPlan *plan,
-    const SimaConstHostBuffer *in, size_t n_in, const SimaHostBuffer *out,
+sima_a65_detesscast_execute_on (const SimaA65DetessCastPlan *plan,
+    SimaA65Threads *pool, const SimaConstHostBuffer *in, size_t n_in, const SimaHostBuffer *out,
     size_t n_out)
 {
   const SimaDetessCastPlan *sp;
@@ -56,10 +56,20 @@ sima_a65_detesscast_execute (const SimaA65DetessCastPlan *plan,
       SIMA_TILED_ALIGNMENT, out, n_out, sp->output_bytes,
       sp->output_view.scalar_bytes);
   /* no sima_fp_enter: the leaves move bytes, they never compute */
-  if (sima_status_is_ok (&st) && sp->element_count > 0)
-    sima_a65_unpack_tiles (&sp->input_geometry, &plan->walk, in->data,
-        out->data, plan->unpack, NULL);
+  if (sima_status_is_ok (&st) && sp->element_count > 0) {
+    SimaA65TileJob job = { &sp->input_geometry, &plan->walk, in->data, out->data,
+      NULL, plan->unpack, NULL };
+    sima_a65_run_tiles (pool, &job);
+  }
   return st;
+}
+
+SimaStatus
+sima_a65_detesscast_execute (const SimaA65DetessCastPlan *plan,
+    const SimaConstHostBuffer *in, size_t n_in,
+    const SimaHostBuffer *out, size_t n_out)
+{
+  return sima_a65_detesscast_execute_on (plan, NULL, in, n_in, out, n_out);
 }
 
 /* ---- tensor sets (set_execute.c does the work) --------------------------- */
@@ -84,10 +94,10 @@ member_needs (const void *member, SimaA65SetMemberNeeds *out)
 }
 
 static SimaStatus
-run_member (const void *member, const SimaConstHostBuffer *in,
-    const SimaHostBuffer *out)
+run_member (const void *member, SimaA65Threads *pool,
+    const SimaConstHostBuffer *in, const SimaHostBuffer *out)
 {
-  return sima_a65_detesscast_execute (member, in, 1, out, 1);
+  return sima_a65_detesscast_execute_on (member, pool, in, 1, out, 1);
 }
 
 SimaStatus
@@ -116,8 +126,9 @@ sima_a65_detesscast_set_prepare (const SimaDetessCastSetPlan *plan,
 }
 
 SimaStatus
-sima_a65_detesscast_set_execute (const SimaA65DetessCastSetPlan *plan,
-    const SimaConstHostBuffer *in, const SimaHostBuffer *out)
+sima_a65_detesscast_set_execute_on (const SimaA65DetessCastSetPlan *plan,
+    SimaA65Threads *pool, const SimaConstHostBuffer *in,
+    const SimaHostBuffer *out)
 {
   SimaA65SetExecution x;
 
@@ -126,6 +137,13 @@ sima_a65_detesscast_set_execute (const SimaA65DetessCastSetPlan *plan,
         "DetessCast A65 set execute: plan is NULL");
   x = (SimaA65SetExecution) { "DetessCast", plan->n_members, plan->members,
     sizeof plan->members[0], plan->input_offset, plan->output_offset,
-    plan->input_bytes, plan->output_bytes, member_needs, run_member };
+    plan->input_bytes, plan->output_bytes, member_needs, run_member, pool };
   return sima_a65_set_execute (&x, in, out);
+}
+
+SimaStatus
+sima_a65_detesscast_set_execute (const SimaA65DetessCastSetPlan *plan,
+    const SimaConstHostBuffer *in, const SimaHostBuffer *out)
+{
+  return sima_a65_detesscast_set_execute_on (plan, NULL, in, out);
 }

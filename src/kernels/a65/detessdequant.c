@@ -58,8 +58,8 @@ sima_a65_detessdequant_prepare (const SimaDetessDequantPlan *plan,
 }
 
 SimaStatus
-sima_a65_detessdequant_execute (const SimaA65DetessDequantPlan *plan,
-    const SimaConstHostBuffer *in, size_t n_in,
+sima_a65_detessdequant_execute_on (const SimaA65DetessDequantPlan *plan,
+    SimaA65Threads *pool, const SimaConstHostBuffer *in, size_t n_in,
     const SimaHostBuffer *out, size_t n_out)
 {
   const SimaDetessDequantPlan *sp;
@@ -74,13 +74,19 @@ sima_a65_detessdequant_execute (const SimaA65DetessDequantPlan *plan,
       SIMA_TILED_ALIGNMENT, out, n_out, sp->output_bytes,
       sp->output_view.scalar_bytes);
   if (sima_status_is_ok (&st) && sp->element_count > 0) {
-    SimaFpState fp;
-    sima_fp_enter (&fp);        /* SIMD leaves may compute in lanes */
-    sima_a65_unpack_tiles (&sp->input_geometry, &plan->walk, in->data,
-        out->data, plan->unpack, &plan->ctx);
-    sima_fp_leave (&fp);
+    SimaA65TileJob job = { &sp->input_geometry, &plan->walk, in->data, out->data,
+      NULL, plan->unpack, &plan->ctx };
+    sima_a65_run_tiles (pool, &job);
   }
   return st;
+}
+
+SimaStatus
+sima_a65_detessdequant_execute (const SimaA65DetessDequantPlan *plan,
+    const SimaConstHostBuffer *in, size_t n_in,
+    const SimaHostBuffer *out, size_t n_out)
+{
+  return sima_a65_detessdequant_execute_on (plan, NULL, in, n_in, out, n_out);
 }
 
 /* ---- tensor sets (set_execute.c does the work) --------------------------- */
@@ -105,10 +111,10 @@ member_needs (const void *member, SimaA65SetMemberNeeds *out)
 }
 
 static SimaStatus
-run_member (const void *member, const SimaConstHostBuffer *in,
-    const SimaHostBuffer *out)
+run_member (const void *member, SimaA65Threads *pool,
+    const SimaConstHostBuffer *in, const SimaHostBuffer *out)
 {
-  return sima_a65_detessdequant_execute (member, in, 1, out, 1);
+  return sima_a65_detessdequant_execute_on (member, pool, in, 1, out, 1);
 }
 
 SimaStatus
@@ -137,8 +143,9 @@ sima_a65_detessdequant_set_prepare (const SimaDetessDequantSetPlan *plan,
 }
 
 SimaStatus
-sima_a65_detessdequant_set_execute (const SimaA65DetessDequantSetPlan *plan,
-    const SimaConstHostBuffer *in, const SimaHostBuffer *out)
+sima_a65_detessdequant_set_execute_on (const SimaA65DetessDequantSetPlan *plan,
+    SimaA65Threads *pool, const SimaConstHostBuffer *in,
+    const SimaHostBuffer *out)
 {
   SimaA65SetExecution x;
 
@@ -147,6 +154,13 @@ sima_a65_detessdequant_set_execute (const SimaA65DetessDequantSetPlan *plan,
         "DetessDequant A65 set execute: plan is NULL");
   x = (SimaA65SetExecution) { "DetessDequant", plan->n_members, plan->members,
     sizeof plan->members[0], plan->input_offset, plan->output_offset,
-    plan->input_bytes, plan->output_bytes, member_needs, run_member };
+    plan->input_bytes, plan->output_bytes, member_needs, run_member, pool };
   return sima_a65_set_execute (&x, in, out);
+}
+
+SimaStatus
+sima_a65_detessdequant_set_execute (const SimaA65DetessDequantSetPlan *plan,
+    const SimaConstHostBuffer *in, const SimaHostBuffer *out)
+{
+  return sima_a65_detessdequant_set_execute_on (plan, NULL, in, out);
 }

@@ -36,8 +36,8 @@ sima_a65_quanttess_prepare (const SimaQuantTessPlan *plan,
 }
 
 SimaStatus
-sima_a65_quanttess_execute (const SimaA65QuantTessPlan *plan,
-    const SimaConstHostBuffer *in, size_t n_in,
+sima_a65_quanttess_execute_on (const SimaA65QuantTessPlan *plan,
+    SimaA65Threads *pool, const SimaConstHostBuffer *in, size_t n_in,
     const SimaHostBuffer *out, size_t n_out)
 {
   const SimaQuantTessPlan *sp;
@@ -52,13 +52,19 @@ sima_a65_quanttess_execute (const SimaA65QuantTessPlan *plan,
       sp->input_view.scalar_bytes, out, n_out, sp->output_bytes,
       SIMA_TILED_ALIGNMENT);
   if (sima_status_is_ok (&st) && sp->element_count > 0) {
-    SimaFpState fp;
-    sima_fp_enter (&fp);        /* SIMD leaves multiply in hardware */
-    sima_a65_pack_tiles (&sp->output_geometry, &plan->walk, in->data,
-        out->data, plan->pack, &plan->numerics);
-    sima_fp_leave (&fp);
+    SimaA65TileJob job = { &sp->output_geometry, &plan->walk, in->data, out->data,
+      plan->pack, NULL, &plan->numerics };
+    sima_a65_run_tiles (pool, &job);
   }
   return st;
+}
+
+SimaStatus
+sima_a65_quanttess_execute (const SimaA65QuantTessPlan *plan,
+    const SimaConstHostBuffer *in, size_t n_in,
+    const SimaHostBuffer *out, size_t n_out)
+{
+  return sima_a65_quanttess_execute_on (plan, NULL, in, n_in, out, n_out);
 }
 
 /* ---- tensor sets (set_execute.c does the work) --------------------------- */
@@ -83,10 +89,10 @@ member_needs (const void *member, SimaA65SetMemberNeeds *out)
 }
 
 static SimaStatus
-run_member (const void *member, const SimaConstHostBuffer *in,
-    const SimaHostBuffer *out)
+run_member (const void *member, SimaA65Threads *pool,
+    const SimaConstHostBuffer *in, const SimaHostBuffer *out)
 {
-  return sima_a65_quanttess_execute (member, in, 1, out, 1);
+  return sima_a65_quanttess_execute_on (member, pool, in, 1, out, 1);
 }
 
 SimaStatus
@@ -115,8 +121,9 @@ sima_a65_quanttess_set_prepare (const SimaQuantTessSetPlan *plan,
 }
 
 SimaStatus
-sima_a65_quanttess_set_execute (const SimaA65QuantTessSetPlan *plan,
-    const SimaConstHostBuffer *in, const SimaHostBuffer *out)
+sima_a65_quanttess_set_execute_on (const SimaA65QuantTessSetPlan *plan,
+    SimaA65Threads *pool, const SimaConstHostBuffer *in,
+    const SimaHostBuffer *out)
 {
   SimaA65SetExecution x;
 
@@ -125,6 +132,13 @@ sima_a65_quanttess_set_execute (const SimaA65QuantTessSetPlan *plan,
         "QuantTess A65 set execute: plan is NULL");
   x = (SimaA65SetExecution) { "QuantTess", plan->n_members, plan->members,
     sizeof plan->members[0], plan->input_offset, plan->output_offset,
-    plan->input_bytes, plan->output_bytes, member_needs, run_member };
+    plan->input_bytes, plan->output_bytes, member_needs, run_member, pool };
   return sima_a65_set_execute (&x, in, out);
+}
+
+SimaStatus
+sima_a65_quanttess_set_execute (const SimaA65QuantTessSetPlan *plan,
+    const SimaConstHostBuffer *in, const SimaHostBuffer *out)
+{
+  return sima_a65_quanttess_set_execute_on (plan, NULL, in, out);
 }

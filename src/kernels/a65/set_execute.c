@@ -124,7 +124,8 @@ sima_a65_set_execute (const SimaA65SetExecution *x,
     mi.capacity = in->capacity - x->input_offset[i];
     mo.data = (uint8_t *) out->data + x->output_offset[i];
     mo.capacity = out->capacity - x->output_offset[i];
-    st = x->run ((const char *) x->members + i * x->member_size, &mi, &mo);
+    st = x->run ((const char *) x->members + i * x->member_size, x->pool,
+        &mi, &mo);
     if (!sima_status_is_ok (&st))
       return st;                /* unreachable after the checks above */
   }

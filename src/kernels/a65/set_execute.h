@@ -10,6 +10,7 @@
 #ifndef SIMA_KERNELS_A65_SET_EXECUTE_H
 #define SIMA_KERNELS_A65_SET_EXECUTE_H
 
+#include <simaai/kernels/a65/threads.h>
 #include <simaai/kernels/status.h>
 #include <simaai/kernels/tensor_set.h>
 #include <simaai/kernels/types.h>
@@ -27,7 +28,8 @@ typedef void (*SimaA65SetMemberNeedsFn) (const void *member,
     SimaA65SetMemberNeeds *out);
 /* The op's single execute on one member's sub-buffers. */
 typedef SimaStatus (*SimaA65SetMemberRunFn) (const void *member,
-    const SimaConstHostBuffer *in, const SimaHostBuffer *out);
+    SimaA65Threads *pool, const SimaConstHostBuffer *in,
+    const SimaHostBuffer *out);
 
 typedef struct {
   const char *op;               /* "DetessDequant" */
@@ -40,6 +42,7 @@ typedef struct {
   uint64_t output_bytes;
   SimaA65SetMemberNeedsFn needs;
   SimaA65SetMemberRunFn run;
+  SimaA65Threads *pool;         /* each member split over it (or NULL) */
 } SimaA65SetExecution;
 
 /* Checks, before anything is written: both buffer descriptions present;

@@ -11,6 +11,7 @@
 #define SIMAAI_KERNELS_A65_CASTTESS_H
 
 #include <simaai/kernels/a65/leaves.h>
+#include <simaai/kernels/a65/threads.h>
 #include <simaai/kernels/ops/casttess.h>
 #include <simaai/kernels/visibility.h>
 
@@ -35,6 +36,12 @@ SimaStatus sima_a65_casttess_execute (const SimaA65CastTessPlan *plan,
     const SimaConstHostBuffer *in, size_t n_in,
     const SimaHostBuffer *out, size_t n_out);
 
+/* The same execution split over the threads of `pool` (threads.h; NULL:
+ * the calling thread, as execute): the same checks, the same bytes. */
+SimaStatus sima_a65_casttess_execute_on (const SimaA65CastTessPlan *plan,
+    SimaA65Threads *pool, const SimaConstHostBuffer *in, size_t n_in,
+    const SimaHostBuffer *out, size_t n_out);
+
 /* A set: one A65 plan per member and the members' offsets. prepare() runs
  * the single-member prepare on each. execute() checks both buffers against
  * the set's capacities, their alignment and that they do not overlap, and
@@ -54,6 +61,11 @@ SimaStatus sima_a65_casttess_set_prepare (const SimaCastTessSetPlan *plan,
 
 SimaStatus sima_a65_casttess_set_execute (const SimaA65CastTessSetPlan *plan,
     const SimaConstHostBuffer *in, const SimaHostBuffer *out);
+
+/* The set execution with each member split over the pool's threads. */
+SimaStatus sima_a65_casttess_set_execute_on (const SimaA65CastTessSetPlan *plan,
+    SimaA65Threads *pool, const SimaConstHostBuffer *in,
+    const SimaHostBuffer *out);
 
 SIMA_PUBLIC_END
 

@@ -11,6 +11,7 @@
 #define SIMAAI_KERNELS_A65_DETESSCAST_H
 
 #include <simaai/kernels/a65/leaves.h>
+#include <simaai/kernels/a65/threads.h>
 #include <simaai/kernels/ops/detesscast.h>
 #include <simaai/kernels/visibility.h>
 
@@ -36,6 +37,12 @@ SimaStatus sima_a65_detesscast_execute (const SimaA65DetessCastPlan *plan,
     const SimaConstHostBuffer *in, size_t n_in, const SimaHostBuffer *out,
     size_t n_out);
 
+/* The same execution split over the threads of `pool` (threads.h; NULL:
+ * the calling thread, as execute): the same checks, the same bytes. */
+SimaStatus sima_a65_detesscast_execute_on (const SimaA65DetessCastPlan *plan,
+    SimaA65Threads *pool, const SimaConstHostBuffer *in, size_t n_in,
+    const SimaHostBuffer *out, size_t n_out);
+
 /* A set: as the other operations' set plans (a65/detessdequant.h). */
 typedef struct {
   size_t n_members;
@@ -51,6 +58,11 @@ SimaStatus sima_a65_detesscast_set_prepare (const SimaDetessCastSetPlan *plan,
 
 SimaStatus sima_a65_detesscast_set_execute (
     const SimaA65DetessCastSetPlan *plan, const SimaConstHostBuffer *in,
+    const SimaHostBuffer *out);
+
+/* The set execution with each member split over the pool's threads. */
+SimaStatus sima_a65_detesscast_set_execute_on (const SimaA65DetessCastSetPlan *plan,
+    SimaA65Threads *pool, const SimaConstHostBuffer *in,
     const SimaHostBuffer *out);
 
 SIMA_PUBLIC_END

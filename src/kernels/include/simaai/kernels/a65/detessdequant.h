@@ -13,6 +13,7 @@
 #define SIMAAI_KERNELS_A65_DETESSDEQUANT_H
 
 #include <simaai/kernels/a65/leaves.h>
+#include <simaai/kernels/a65/threads.h>
 #include <simaai/kernels/ops/detessdequant.h>
 #include <simaai/kernels/visibility.h>
 
@@ -50,6 +51,12 @@ SimaStatus sima_a65_detessdequant_execute (
     const SimaA65DetessDequantPlan *plan, const SimaConstHostBuffer *in,
     size_t n_in, const SimaHostBuffer *out, size_t n_out);
 
+/* The same execution split over the threads of `pool` (threads.h; NULL:
+ * the calling thread, as execute): the same checks, the same bytes. */
+SimaStatus sima_a65_detessdequant_execute_on (const SimaA65DetessDequantPlan *plan,
+    SimaA65Threads *pool, const SimaConstHostBuffer *in, size_t n_in,
+    const SimaHostBuffer *out, size_t n_out);
+
 /* A set: one A65 plan per member and the members' offsets. prepare() runs
  * the single-member prepare on each. execute() checks both buffers against
  * the set's capacities, their alignment and that they do not overlap, and
@@ -69,6 +76,11 @@ SimaStatus sima_a65_detessdequant_set_prepare (const SimaDetessDequantSetPlan *p
 
 SimaStatus sima_a65_detessdequant_set_execute (const SimaA65DetessDequantSetPlan *plan,
     const SimaConstHostBuffer *in, const SimaHostBuffer *out);
+
+/* The set execution with each member split over the pool's threads. */
+SimaStatus sima_a65_detessdequant_set_execute_on (const SimaA65DetessDequantSetPlan *plan,
+    SimaA65Threads *pool, const SimaConstHostBuffer *in,
+    const SimaHostBuffer *out);
 
 SIMA_PUBLIC_END
 

@@ -13,6 +13,7 @@
 #define SIMAAI_KERNELS_A65_QUANTTESS_H
 
 #include <simaai/kernels/a65/leaves.h>
+#include <simaai/kernels/a65/threads.h>
 #include <simaai/kernels/ops/quanttess.h>
 #include <simaai/kernels/visibility.h>
 
@@ -38,6 +39,12 @@ SimaStatus sima_a65_quanttess_execute (const SimaA65QuantTessPlan *plan,
     const SimaConstHostBuffer *in, size_t n_in,
     const SimaHostBuffer *out, size_t n_out);
 
+/* The same execution split over the threads of `pool` (threads.h; NULL:
+ * the calling thread, as execute): the same checks, the same bytes. */
+SimaStatus sima_a65_quanttess_execute_on (const SimaA65QuantTessPlan *plan,
+    SimaA65Threads *pool, const SimaConstHostBuffer *in, size_t n_in,
+    const SimaHostBuffer *out, size_t n_out);
+
 /* A set: one A65 plan per member and the members' offsets. prepare() runs
  * the single-member prepare on each. execute() checks both buffers against
  * the set's capacities, their alignment and that they do not overlap, and
@@ -57,6 +64,11 @@ SimaStatus sima_a65_quanttess_set_prepare (const SimaQuantTessSetPlan *plan,
 
 SimaStatus sima_a65_quanttess_set_execute (const SimaA65QuantTessSetPlan *plan,
     const SimaConstHostBuffer *in, const SimaHostBuffer *out);
+
+/* The set execution with each member split over the pool's threads. */
+SimaStatus sima_a65_quanttess_set_execute_on (const SimaA65QuantTessSetPlan *plan,
+    SimaA65Threads *pool, const SimaConstHostBuffer *in,
+    const SimaHostBuffer *out);
 
 SIMA_PUBLIC_END
 

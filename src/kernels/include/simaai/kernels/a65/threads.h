@@ -37,7 +37,7 @@ typedef struct SimaA65Threads SimaA65Threads;
 
 /* A pool of `threads` threads (the caller's included), 0 meaning one per
  * online CPU (sysconf), capped at SIMA_A65_MAX_THREADS. Fails with
- * SIMA_INVALID_ARGUMENT above the cap, or SIMA_RESOURCE_EXHAUSTED when a
+ * SIMA_INVALID_ARGUMENT above the cap, or SIMA_OUT_OF_RESOURCES when a
  * thread or the pool cannot be created (nothing is left behind). */
 SimaStatus sima_a65_threads_new (unsigned threads, SimaA65Threads **out);
 
