@@ -406,34 +406,6 @@ main (void)
         AVX2},
 #undef AVX2
 #endif
-#if defined(__x86_64__)
-#define AVX512 SIMA_ISA_AVX512 | SIMA_ISA_AVX2 | SIMA_ISA_F16C
-    {"quant_f32_avx512", QUANT, SIMA_DTYPE_FLOAT32,
-        sima_quant_pixels_f32_avx512, sima_quant_pixels_f32_c, NULL, NULL,
-        AVX512},
-    {"quant_f16_avx512", QUANT, SIMA_DTYPE_FLOAT16,
-        sima_quant_pixels_f16_avx512, sima_quant_pixels_f16_c, NULL, NULL,
-        AVX512},
-    {"quant_bf16_avx512", QUANT, SIMA_DTYPE_BFLOAT16,
-        sima_quant_pixels_bf16_avx512, sima_quant_pixels_bf16_c, NULL, NULL,
-        AVX512},
-    {"quant_u8_avx512", QUANT, SIMA_DTYPE_UINT8, sima_quant_pixels_u8_avx512,
-        sima_quant_pixels_u8_c, NULL, NULL, AVX512},
-    {"cast_f32_avx512", CAST, SIMA_DTYPE_FLOAT32, sima_cast_pixels_f32_avx512,
-        sima_cast_pixels_f32_c, NULL, NULL, AVX512},
-    {"cast_f16_avx512", CAST, SIMA_DTYPE_FLOAT16, sima_cast_pixels_f16_avx512,
-        sima_cast_pixels_f16_c, NULL, NULL, AVX512},
-    {"cast_bf16_avx512", CAST, SIMA_DTYPE_BFLOAT16,
-        sima_cast_pixels_bf16_avx512, sima_cast_pixels_bf16_c, NULL, NULL,
-        AVX512},
-    {"cast_u8_avx512", CAST, SIMA_DTYPE_UINT8, sima_cast_pixels_u8_avx512,
-        sima_cast_pixels_u8_c, NULL, NULL, AVX512},
-    {"dequant_f32_avx512", DEQUANT, SIMA_DTYPE_FLOAT32, NULL, NULL,
-        sima_dequant_pixels_f32_avx512, sima_dequant_pixels_f32_c, AVX512},
-    {"dequant_bf16_avx512", DEQUANT, SIMA_DTYPE_BFLOAT16, NULL, NULL,
-        sima_dequant_pixels_bf16_avx512, sima_dequant_pixels_bf16_c, AVX512},
-#undef AVX512
-#endif
 #if defined(__aarch64__)
     {"quant_f32_neon", QUANT, SIMA_DTYPE_FLOAT32, sima_quant_pixels_f32_neon,
         sima_quant_pixels_f32_c, NULL, NULL, SIMA_ISA_NEON},
@@ -472,7 +444,9 @@ main (void)
 
   tap_ok (sima_cpu_parse_disable ("avx2, f16c") == (SIMA_ISA_AVX2
           | SIMA_ISA_F16C) && sima_cpu_parse_disable ("bogus,neon")
-      == SIMA_ISA_NEON && sima_cpu_parse_disable (NULL) == 0,
+      == SIMA_ISA_NEON && sima_cpu_parse_disable (NULL) == 0
+      && sima_cpu_parse_disable ("avx512") == SIMA_ISA_AVX512
+      && (sima_cpu_parse_disable ("all") & SIMA_ISA_AVX512) != 0,
       "SIMA_KERNELS_DISABLE parsing");
   for (i = 0; leaves[i].name != NULL; i++) {
     uint64_t cases = 0, bad;

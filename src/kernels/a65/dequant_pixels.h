@@ -31,19 +31,7 @@ void sima_dequant_pixels_bf16_avx2 (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t rows,
     int64_t row_stride);
 
-/* dequant_pixels_avx512.c (x86-64; needs AVX-512 F/BW/VL/VBMI): the same
- * bytes, from the exact table in lanes (VPERMI2B), so for both conventions. */
-void sima_dequant_pixels_f32_avx512 (const void *ctx, const uint8_t *src,
-    int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
-    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
-    int64_t row_stride);
-void sima_dequant_pixels_bf16_avx512 (const void *ctx, const uint8_t *src,
-    int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
-    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
-    int64_t row_stride);
-
-/* dequant_pixels_neon.c (AArch64): the same bytes, from the exact table in
- * lanes (TBL/TBX), so for both conventions. */
+/* dequant_pixels_neon.c (AArch64): the same bytes, computed in lanes. */
 void sima_dequant_pixels_f32_neon (const void *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
     int64_t pixel_stride, int64_t channel_stride, int64_t rows,
@@ -53,10 +41,9 @@ void sima_dequant_pixels_bf16_neon (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t rows,
     int64_t row_stride);
 
-/* The leaf for an output dtype (float32 or bfloat16) on this CPU. The AVX2
+/* The leaf for an output dtype (float32 or bfloat16) on this CPU. The SIMD
  * leaves compute the multiply stage in lanes; with lanes == 0 (the divide
- * convention, which they do not implement) a table leaf is returned: the
- * AVX-512 or NEON one where usable, the scalar one otherwise. */
+ * convention, which they do not implement) the table leaf is returned. */
 SimaA65UnpackFn sima_dequant_pixels_select (int dtype, int lanes);
 
 #endif /* SIMA_KERNELS_A65_DEQUANT_PIXELS_H */

@@ -35,26 +35,18 @@
 SIMA_DEQUANT_C_LEAF (sima_dequant_pixels_f32_c, uint32_t, sima_store_u32)
 SIMA_DEQUANT_C_LEAF (sima_dequant_pixels_bf16_c, uint16_t, sima_store_u16)
 
-/* Runtime dispatch, once per plan. The table leaves (AVX-512 VPERMI2B,
- * NEON TBL) read the plan's exact table in lanes, so they serve both
- * conventions; the AVX2 leaves compute the multiply stage in lanes, so a
- * plan whose stages are not those (lanes == 0, the divide convention)
- * gets the scalar table leaf when no table leaf is usable. Later ISAs win. */
-#define SIMA_DEQUANT_TABLE_LEAF(prefix, other)                                \
-  SIMA_IF_NEON (prefix##_neon, SIMA_IF_AVX512 (prefix##_avx512, other))
-
+/* Runtime dispatch, once per plan: later ISAs win, unless the plan's stages
+ * are not the ones the lanes compute (lanes == 0): then the exact table. */
 SimaA65UnpackFn
 sima_dequant_pixels_select (int dtype, int lanes)
 {
   switch (dtype) {
     case SIMA_DTYPE_FLOAT32:
-      return SIMA_DEQUANT_TABLE_LEAF (sima_dequant_pixels_f32, lanes
-          ? SIMA_IF_AVX2 (sima_dequant_pixels_f32_avx2,
-              sima_dequant_pixels_f32_c) : sima_dequant_pixels_f32_c);
+      return lanes ? SIMA_LEAF_FOR_CPU (sima_dequant_pixels_f32)
+          : sima_dequant_pixels_f32_c;
     case SIMA_DTYPE_BFLOAT16:
-      return SIMA_DEQUANT_TABLE_LEAF (sima_dequant_pixels_bf16, lanes
-          ? SIMA_IF_AVX2 (sima_dequant_pixels_bf16_avx2,
-              sima_dequant_pixels_bf16_c) : sima_dequant_pixels_bf16_c);
+      return lanes ? SIMA_LEAF_FOR_CPU (sima_dequant_pixels_bf16)
+          : sima_dequant_pixels_bf16_c;
     default:
       return NULL;
   }

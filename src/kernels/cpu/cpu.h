@@ -17,7 +17,9 @@ enum {
   SIMA_ISA_F16C = 1u << 2,
   SIMA_ISA_NEON = 1u << 3,
   /* AVX-512 F, BW, VL and VBMI together, with the OS saving ZMM state
-   * (XCR0 opmask and ZMM bits): the *_avx512.c leaves use all four */
+   * (XCR0 opmask and ZMM bits). Detected and maskable; no leaf is built
+   * for it yet (SIMA_HAVE_AVX512 unset), so SIMA_IF_AVX512 always picks
+   * the other variant today. */
   SIMA_ISA_AVX512 = 1u << 4,
 };
 
