@@ -65,7 +65,7 @@ geometry_matrix (void)
 {
   TestRng rng = { 4242 };
   uint64_t cases = 0, tiles = 0, elements = 0, bad_size = 0, bad_offset = 0,
-      bad_cursor = 0, bad_classes = 0, bad_locate = 0;
+      bad_cursor = 0, bad_classes = 0, bad_locate = 0, bad_run = 0, runs_seen = 0;
   int i;
 
   for (i = 0; i < 3000; i++) {
@@ -77,7 +77,9 @@ geometry_matrix (void)
     SimaTiledGeometry g;
     SimaStridedView view;
     SimaTiledWalk walk;
-    SimaTileCursor cur;
+    SimaTileCursor cur, hop;
+    SimaTileRun run = { 0, 0, 0 };
+    int64_t in_run = 0;
     uint64_t expect_offset = 0, per_slice = 0, weight[SIMA_TILE_CLASS_COUNT];
     uint64_t expect_pos = 0;
     SimaTileRuns runs;
@@ -109,6 +111,7 @@ geometry_matrix (void)
       weight[k] = g.classes[k].count ? 1 + (uint64_t) (k * 7 % 5) : 0;
     sima_tiled_runs (&g, weight, &runs);
     sima_tile_cursor_init (&cur, &g, &walk);
+    sima_tile_cursor_init (&hop, &g, &walk);
     while (sima_tile_cursor_next (&cur)) {
       int64_t origin[SIMA_MAX_RANK] = { 0 };
       uint64_t outer = cur.outer, o = outer, lo_outer, inside;
@@ -130,6 +133,25 @@ geometry_matrix (void)
       if (sima_tile_cursor_next (&seek) && (cur.tile_offset + cur.cls->span_bytes
               != seek.tile_offset))
         bad_locate++;
+      /* a second cursor that hops over runs of same-class W tiles: tile j
+       * of a run predicted by the steps, the skip lands on the run's last
+       * tile, and next() goes on from there */
+      if (in_run == 0) {
+        bad_run += !sima_tile_cursor_next (&hop);
+        sima_tile_cursor_row_run (&hop, &run);
+        runs_seen++;
+      }
+      bad_run += hop.cls != cur.cls || run.tiles < 1
+          || hop.tile_offset + (uint64_t) in_run * run.tile_step
+          != cur.tile_offset
+          || hop.view_offset + in_run * run.view_step != cur.view_offset;
+      if (++in_run == run.tiles) {
+        sima_tile_cursor_skip_run (&hop, run.tiles);
+        bad_run += hop.tile_offset != cur.tile_offset
+            || hop.view_offset != cur.view_offset || hop.cls != cur.cls
+            || memcmp (hop.tile_index, cur.tile_index, sizeof ti) != 0;
+        in_run = 0;
+      }
       bad_cursor += cur.tile_offset != expect_offset
           || cur.tile_offset != sima_tiled_tile_offset (&g, cur.outer,
               cur.tile_index);
@@ -145,6 +167,7 @@ geometry_matrix (void)
       bad_cursor += cur.view_offset != oracle_element_offset (&view_spec, origin);
     }
     bad_cursor += expect_offset != g.total_bytes;
+    bad_run += in_run != 0 || sima_tile_cursor_next (&hop);
     bad_locate += expect_pos != g.outer_count * runs.slice;
 
     /* every element's offset */
@@ -168,6 +191,11 @@ geometry_matrix (void)
       "offsets equal closed-form offsets, tile origins equal view offsets "
       "(%llu mismatches)", (unsigned long long) tiles,
       (unsigned long long) bad_cursor);
+  tap_ok (bad_run == 0 && runs_seen < tiles, "row runs: %llu runs of "
+      "same-class W tiles predict the %llu tiles' classes and offsets by "
+      "their steps, and skipping a run lands where next() does (%llu "
+      "mismatches)", (unsigned long long) runs_seen,
+      (unsigned long long) tiles, (unsigned long long) bad_run);
   tap_ok (bad_locate == 0, "weighted runs: every tile located from its "
       "position in O(1), and cursors seeked to any tile continue exactly like "
       "walking ones (%llu mismatches)", (unsigned long long) bad_locate);

@@ -503,3 +503,30 @@ sima_tile_cursor_seek (SimaTileCursor *cur, uint64_t outer,
   cur->tile_offset = sima_tiled_tile_offset (cur->geometry, outer, tile_index);
   load_tile (cur);
 }
+
+void
+sima_tile_cursor_row_run (const SimaTileCursor *cur, SimaTileRun *run)
+{
+  const int64_t w = cur->tile_index[SIMA_MLA_W];
+  const int64_t full = cur->geometry->full_tiles[SIMA_MLA_W];
+
+  run->tiles = w < full ? full - w : 1;
+  run->tile_step = cur->cls->span_bytes;
+  run->view_step = cur->geometry->tiled.tile_shape[SIMA_MLA_W]
+      * cur->walk->dim_stride[SIMA_MLA_W];
+}
+
+void
+sima_tile_cursor_skip_run (SimaTileCursor *cur, int64_t n)
+{
+  SimaTileRun run;
+  const int64_t step = n - 1;
+
+  if (step <= 0)
+    return;
+  sima_tile_cursor_row_run (cur, &run);
+  cur->tile_index[SIMA_MLA_W] += step;
+  cur->tile_offset += (uint64_t) step * run.tile_step;
+  cur->view_offset += step * run.view_step;
+  cur->next_offset_ = cur->tile_offset + run.tile_step;
+}

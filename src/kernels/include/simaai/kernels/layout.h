@@ -219,6 +219,24 @@ int sima_tile_cursor_next (SimaTileCursor *cur);
 void sima_tile_cursor_seek (SimaTileCursor *cur, uint64_t outer,
     const int64_t tile_index[4]);
 
+/* The tiles from the current one on along W, in its row, that share its
+ * class: every W tile before the partial last one is full, so a run is the
+ * full tiles left in the row, or the partial tile alone. Tile j of the run
+ * (0 = the current one) is at tile_offset + j * tile_step and its first
+ * element at view_offset + j * view_step: callers step through a run with
+ * two additions per tile instead of a next() each. */
+typedef struct {
+  int64_t tiles;              /* at least 1 */
+  uint64_t tile_step;         /* the class's span_bytes */
+  int64_t view_step;          /* tile_shape[W] * walk->dim_stride[W] */
+} SimaTileRun;
+
+void sima_tile_cursor_row_run (const SimaTileCursor *cur, SimaTileRun *run);
+
+/* Moves the cursor n - 1 tiles on along W (1 <= n <= the run's tiles), to
+ * tile n - 1 of its run, exactly as n - 1 calls of next() would. */
+void sima_tile_cursor_skip_run (SimaTileCursor *cur, int64_t n);
+
 SIMA_PUBLIC_END
 
 #ifdef __cplusplus
