@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -28,6 +29,8 @@ detect (void)
 
   if (!__get_cpuid (1, &a, &b, &c, &d))
     return 0;
+  if (d & bit_SSE2)             /* MOVNT*; baseline on x86-64 */
+    isas |= SIMA_ISA_STREAM;
   if (c & bit_SSE4_1)
     isas |= SIMA_ISA_SSE41;
   /* AVX state must be enabled by the OS (XCR0 bits 1 and 2) */
@@ -72,9 +75,9 @@ sima_cpu_parse_disable (const char *list)
   } names[] = {
     {"sse41", SIMA_ISA_SSE41}, {"avx2", SIMA_ISA_AVX2},
     {"f16c", SIMA_ISA_F16C}, {"avx512", SIMA_ISA_AVX512},
-    {"neon", SIMA_ISA_NEON},
+    {"neon", SIMA_ISA_NEON}, {"stream", SIMA_ISA_STREAM},
     {"all", SIMA_ISA_SSE41 | SIMA_ISA_AVX2 | SIMA_ISA_F16C | SIMA_ISA_AVX512
-          | SIMA_ISA_NEON},
+          | SIMA_ISA_NEON | SIMA_ISA_STREAM},
   };
   unsigned mask = 0;
   size_t i;
@@ -102,6 +105,47 @@ sima_cpu_isas (void)
     atomic_store_explicit (&cached_isas, isas, memory_order_release);
   }
   return isas & ~COMPUTED;
+}
+
+/* The streaming threshold, + 1 so that 0 means not computed yet (the same
+ * benign race as cached_isas). */
+static _Atomic uint64_t cached_stream_bytes;
+
+uint64_t
+sima_cpu_stream_bytes (void)
+{
+  uint64_t v = atomic_load_explicit (&cached_stream_bytes,
+      memory_order_relaxed);
+
+  if (v == 0) {
+    const char *env = getenv ("SIMA_KERNELS_STREAM_BYTES");
+    char *end = NULL;
+    if (!(sima_cpu_isas () & SIMA_ISA_STREAM)) {
+      v = UINT64_MAX;
+    } else if (env != NULL && *env != '\0'
+        && (v = strtoull (env, &end, 10), *end == '\0')) {
+      /* as given */
+    } else {
+      long llc = sysconf (_SC_LEVEL3_CACHE_SIZE);
+      if (llc <= 0)
+        llc = sysconf (_SC_LEVEL2_CACHE_SIZE);
+      v = llc > 0 ? (uint64_t) llc / 2 : UINT64_C (32) << 20;
+    }
+    atomic_store_explicit (&cached_stream_bytes, v == UINT64_MAX ? v : v + 1,
+        memory_order_relaxed);
+    return v;
+  }
+  return v == UINT64_MAX ? v : v - 1;
+}
+
+void
+sima_cpu_store_fence (void)
+{
+#ifdef SIMA_X86
+  __asm__ __volatile__ ("sfence" : : : "memory");       /* SSE: STREAM set */
+#else
+  atomic_thread_fence (memory_order_release);
+#endif
 }
 
 #ifdef SIMA_X86

@@ -5,11 +5,14 @@
  *
  * Detected once per process (libyuv style) and masked by the environment
  * variable SIMA_KERNELS_DISABLE, a comma-separated list of sse41, avx2,
- * f16c, avx512, neon, or all: tests force each path with it. Preparation picks
+ * f16c, avx512, neon, stream, or all: tests force each path with it.
+ * Preparation picks
  * leaves from this mask; no leaf ever changes a single output bit.
  */
 #ifndef SIMA_KERNELS_CPU_H
 #define SIMA_KERNELS_CPU_H
+
+#include <stdint.h>
 
 enum {
   SIMA_ISA_SSE41 = 1u << 0,
@@ -21,6 +24,9 @@ enum {
    * for it yet (SIMA_HAVE_AVX512 unset), so SIMA_IF_AVX512 always picks
    * the other variant today. */
   SIMA_ISA_AVX512 = 1u << 4,
+  /* Non-temporal stores (sima_cpu_stream_bytes): every x86 CPU the
+   * streaming leaves run on has them; a bit so that "stream" masks them. */
+  SIMA_ISA_STREAM = 1u << 5,
 };
 
 /* The usable ISAs: detected, minus SIMA_KERNELS_DISABLE. Computed on the
@@ -62,6 +68,23 @@ unsigned sima_cpu_parse_disable (const char *list);
 #define SIMA_LEAF_FOR_CPU(prefix)                                             \
   SIMA_IF_NEON (prefix##_neon, SIMA_IF_AVX512 (prefix##_avx512,          \
           SIMA_IF_AVX2 (prefix##_avx2, prefix##_c)))
+
+/* Non-temporal stores: leaves with a _stream variant (x86-64 AVX-512
+ * today) write outputs of at least sima_cpu_stream_bytes() bytes with
+ * them. Such stores skip the read-for-ownership of every line and do not
+ * evict the input, which pays once the output no longer fits next to it in
+ * the last-level cache; a smaller output is better left in the caches for
+ * whoever reads it next. The threshold is half the last-level cache
+ * (sysconf; 32 MiB when unknown), or SIMA_KERNELS_STREAM_BYTES when set (0
+ * streams every output: the tests run whole suites that way); "stream" in
+ * SIMA_KERNELS_DISABLE turns streaming off. Read once per process. Returns
+ * UINT64_MAX when streaming is off. */
+uint64_t sima_cpu_stream_bytes (void);
+
+/* Orders this thread's non-temporal stores before whatever it does next
+ * (SFENCE): every thread that ran a _stream leaf calls it before its part
+ * of an execution counts as done. */
+void sima_cpu_store_fence (void);
 
 /* SIMD leaves multiply and widen in hardware, so they need round-to-nearest,
  * subnormals kept (no flush-to-zero, no denormals-are-zero) and, on
