@@ -405,6 +405,32 @@ main (void)
         sima_detess_cast_pixels_bf16_avx2, sima_detess_cast_pixels_bf16_c,
         AVX2},
 #undef AVX2
+#if defined(__x86_64__)
+#define AVX512 SIMA_ISA_AVX512 | SIMA_ISA_AVX2 | SIMA_ISA_F16C
+    {"quant_f32_avx512", QUANT, SIMA_DTYPE_FLOAT32,
+        sima_quant_pixels_f32_avx512, sima_quant_pixels_f32_c, NULL, NULL,
+        AVX512},
+    {"quant_f16_avx512", QUANT, SIMA_DTYPE_FLOAT16,
+        sima_quant_pixels_f16_avx512, sima_quant_pixels_f16_c, NULL, NULL,
+        AVX512},
+    {"quant_bf16_avx512", QUANT, SIMA_DTYPE_BFLOAT16,
+        sima_quant_pixels_bf16_avx512, sima_quant_pixels_bf16_c, NULL, NULL,
+        AVX512},
+    {"quant_u8_avx512", QUANT, SIMA_DTYPE_UINT8, sima_quant_pixels_u8_avx512,
+        sima_quant_pixels_u8_c, NULL, NULL, AVX512},
+    {"cast_f32_avx512", CAST, SIMA_DTYPE_FLOAT32,
+        sima_cast_pixels_f32_avx512, sima_cast_pixels_f32_c, NULL, NULL,
+        AVX512},
+    {"cast_f16_avx512", CAST, SIMA_DTYPE_FLOAT16,
+        sima_cast_pixels_f16_avx512, sima_cast_pixels_f16_c, NULL, NULL,
+        AVX512},
+    {"cast_bf16_avx512", CAST, SIMA_DTYPE_BFLOAT16,
+        sima_cast_pixels_bf16_avx512, sima_cast_pixels_bf16_c, NULL, NULL,
+        AVX512},
+    {"cast_u8_avx512", CAST, SIMA_DTYPE_UINT8, sima_cast_pixels_u8_avx512,
+        sima_cast_pixels_u8_c, NULL, NULL, AVX512},
+#undef AVX512
+#endif
 #endif
 #if defined(__aarch64__)
     {"quant_f32_neon", QUANT, SIMA_DTYPE_FLOAT32, sima_quant_pixels_f32_neon,
@@ -448,6 +474,41 @@ main (void)
       && sima_cpu_parse_disable ("avx512") == SIMA_ISA_AVX512
       && (sima_cpu_parse_disable ("all") & SIMA_ISA_AVX512) != 0,
       "SIMA_KERNELS_DISABLE parsing");
+#if defined(__x86_64__)
+  {
+    /* the dispatch: AVX-512 when usable, else AVX2, else the reference
+     * (SIMA_KERNELS_DISABLE=avx512 must bring the AVX2 leaves back) */
+    static const int dtypes[4] = { SIMA_DTYPE_FLOAT32, SIMA_DTYPE_FLOAT16,
+      SIMA_DTYPE_BFLOAT16, SIMA_DTYPE_UINT8
+    };
+    static const SimaA65PackFn quant[3][4] = {
+      {sima_quant_pixels_f32_avx512, sima_quant_pixels_f16_avx512,
+          sima_quant_pixels_bf16_avx512, sima_quant_pixels_u8_avx512},
+      {sima_quant_pixels_f32_avx2, sima_quant_pixels_f16_avx2,
+          sima_quant_pixels_bf16_avx2, sima_quant_pixels_u8_avx2},
+      {sima_quant_pixels_f32_c, sima_quant_pixels_f16_c,
+          sima_quant_pixels_bf16_c, sima_quant_pixels_u8_c}
+    };
+    static const SimaA65PackFn cast[3][4] = {
+      {sima_cast_pixels_f32_avx512, sima_cast_pixels_f16_avx512,
+          sima_cast_pixels_bf16_avx512, sima_cast_pixels_u8_avx512},
+      {sima_cast_pixels_f32_avx2, sima_cast_pixels_f16_avx2,
+          sima_cast_pixels_bf16_avx2, sima_cast_pixels_u8_avx2},
+      {sima_cast_pixels_f32_c, sima_cast_pixels_f16_c,
+          sima_cast_pixels_bf16_c, sima_cast_pixels_u8_c}
+    };
+    static const char *const names[3] = { "avx512", "avx2", "c" };
+    const unsigned avx2 = SIMA_ISA_AVX2 | SIMA_ISA_F16C;
+    const int want = (isas & (avx2 | SIMA_ISA_AVX512)) == (avx2
+        | SIMA_ISA_AVX512) ? 0 : (isas & avx2) == avx2 ? 1 : 2;
+    int d, same = 1;
+    for (d = 0; d < 4; d++)
+      same &= sima_quant_pixels_select (dtypes[d]) == quant[want][d]
+          && sima_cast_pixels_select (dtypes[d]) == cast[want][d];
+    tap_ok (same, "QuantTess and CastTess dispatch choose the %s leaves "
+        "for ISA set 0x%x", names[want], isas);
+  }
+#endif
   for (i = 0; leaves[i].name != NULL; i++) {
     uint64_t cases = 0, bad;
     if ((isas & leaves[i].needs) != leaves[i].needs) {

@@ -47,6 +47,25 @@ void sima_quant_pixels_u8_avx2 (const void *ctx, const uint8_t *src,
     int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
     int64_t row_stride);
 
+/* quant_pixels_avx512.c (x86-64; needs AVX-512 F, BW, VL and VBMI, with
+ * AVX2 and F16C): the same bytes. */
+void sima_quant_pixels_f32_avx512 (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride);
+void sima_quant_pixels_f16_avx512 (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride);
+void sima_quant_pixels_bf16_avx512 (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride);
+void sima_quant_pixels_u8_avx512 (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride);
+
 /* quant_pixels_neon.c (AArch64): the same bytes. */
 void sima_quant_pixels_f32_neon (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t pixels,

@@ -9,8 +9,8 @@
  * dequant_rows and detess_cast_rows (quant_rows.h, cast_rows.h,
  * dequant_rows.h, detess_cast_rows.h, the same row
  * drivers over each ISA file's vector code; for QuantTess the entry points
- * turn the plan's rounding mode into a constant). Included by *_avx2.c and
- * *_neon.c only.
+ * turn the plan's rounding mode into a constant). Included by *_avx2.c,
+ * *_avx512.c and *_neon.c only.
  */
 #ifndef SIMA_KERNELS_A65_SIMD_LEAF_H
 #define SIMA_KERNELS_A65_SIMD_LEAF_H
@@ -43,6 +43,17 @@ sima_bf16_addend4 (__m128i bits)
   return _mm_add_epi32 (_mm_set1_epi32 (0x7fff), _mm_and_si128
       (_mm_srli_epi32 (bits, 16), _mm_set1_epi32 (1)));
 }
+
+/* ---- AVX-512 (F, BW, VL, VBMI: the *_avx512.c files) ---- */
+#if defined(__AVX512F__) && defined(__AVX512BW__) && defined(__AVX512VL__) \
+    && defined(__AVX512VBMI__)
+SIMA_INLINE __m512i
+sima_bf16_addend16 (__m512i bits)
+{
+  return _mm512_add_epi32 (_mm512_set1_epi32 (0x7fff), _mm512_and_si512
+      (_mm512_srli_epi32 (bits, 16), _mm512_set1_epi32 (1)));
+}
+#endif
 #elif defined(__ARM_NEON)
 #include <arm_neon.h>
 
