@@ -6,11 +6,30 @@
  *   ours     the executor with the leaves this CPU dispatches to
  *   scalar   the same executor with the scalar reference leaf
  *   naive    a straightforward per-element tiled loop (RGB pad16 cases)
- *   floor    reading every input byte and writing every output byte once
- *   xnnpack  XNNPACK's flat f32 -> qs8 conversion of the same elements (no
- *            tiling; built when libxnnpack-dev is there). XNNPACK has no
- *            u8 -> qs8 conversion, so for UINT8 frames it converts the same
- *            pixels held as FP32 (four times the input bytes)
+ *   floor    reading every input byte and writing every output byte once:
+ *            the fastest of the candidates of floor.h (vector read plus
+ *            the C library's memset or our vector stores, memcpy of the
+ *            larger side, a fused streaming loop with ordinary and with
+ *            non-temporal stores), built for the best ISA the CPU has;
+ *            each is timed and printed (fl:NAME), the fastest median is
+ *            the floor, its GB/s is (in + out bytes) / time
+ *   xnnpack  XNNPACK's flat conversion of the same elements (no tiling;
+ *            built when libxnnpack-dev is there): f32 -> qs8 for QuantTess
+ *            FP32, f32 -> f16 for CastTess FP32 (XNNPACK has no f32 ->
+ *            bf16; f16 is the closest flat peer: same bytes, more work),
+ *            qs8 -> f32 for DetessDequant FP32. XNNPACK has no u8 -> qs8
+ *            conversion, so for UINT8 frames it converts the same pixels
+ *            held as FP32 (four times the input bytes). When the peer moves
+ *            at least our bytes and beats the floor, the floor is wrong:
+ *            the bench says so (FLOOR-BEATEN)
+ *
+ * The threads cases (NAME_2threads) time one execution on a pool of one
+ * thread and on a pool of two (threads.h, execute_on) and report the
+ * speedup; their bytes are checked against one thread.
+ *
+ * Every case's output is checked against the scalar reference leaf (the
+ * set case: against the single calls; the threads cases: against one
+ * thread), in --quick too: exit status 1 if one byte differs.
  *
  * The set case (detessdequant/yolov8n_six_heads) times instead one
  * sima_a65_detessdequant_set_execute over the six YOLOv8n heads against
@@ -19,7 +38,8 @@
  *
  * Medians and minima over the rounds; one machine-readable line per case:
  *
- *   RESULT op=quanttess case=rgb224_pad16 ours_us=.. floor_us=.. ...
+ *   RESULT op=quanttess case=rgb224_pad16 in_bytes=.. out_bytes=..
+ *       ours_us=.. floor_..._us=.. floor_us=.. floor=.. floor_gbps=.. ...
  *
  *   sima-kernels-bench [--quick] [--ours-only] [SUBSTRING]
  *
@@ -30,12 +50,15 @@
  * with perf record without the baselines in the samples.
  *
  * Timings are a report, never a pass/fail test (docs/performance.md).
+ * The run starts with the CPU's model and ISA as read at run time
+ * (cpuinfo.c).
  */
 #define _GNU_SOURCE
 #include <simaai/kernels/a65/casttess.h>
 #include <simaai/kernels/a65/detesscast.h>
 #include <simaai/kernels/a65/detessdequant.h>
 #include <simaai/kernels/a65/quanttess.h>
+#include <simaai/kernels/a65/threads.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -47,12 +70,14 @@
 #include "a65/dequant_pixels.h"
 #include "a65/detess_cast_pixels.h"
 #include "a65/quant_pixels.h"
+#include "cpuinfo.h"
+#include "floor.h"
 
 #ifdef SIMA_BENCH_XNNPACK
 #include <xnnpack.h>
 #endif
 
-#define MAX_VARIANTS 5
+#define MAX_VARIANTS (5 + SIMA_FLOOR_N)
 
 typedef struct Case Case;
 typedef void (*RunFn) (Case *c);
@@ -71,6 +96,7 @@ struct Case {
   int naive;                    /* the naive loop applies (RGB pad16) */
   int xnnpack;                  /* XNNPACK's conversion applies (FP32, or
                                  * UINT8 through xnn_in) */
+  unsigned threads;             /* > 0: the threads case, on this many */
   int64_t pad;                  /* > 0: dense rows pitched by pad bytes */
   /* state */
   SimaA65QuantTessPlan quant[2];        /* [0] ours, [1] scalar */
@@ -89,8 +115,12 @@ struct Case {
   xnn_operator_t xnn;
 #endif
   float *xnn_in;                /* UINT8 cases: the same pixels as FP32 */
+  SimaA65Threads *pool[2];      /* threads cases: 1 thread, c->threads */
   volatile uint64_t sink;
 };
+
+/* The floor's candidates for this CPU (floor.h), chosen once in main. */
+static const SimaFloorSet *floor_set;
 
 static double
 now_us (void)
@@ -102,8 +132,10 @@ now_us (void)
 
 /* ---- variants --------------------------------------------------------- */
 
+/* which: 0 ours, 1 the scalar reference; pool: NULL for execute, else
+ * execute_on that pool (the threads cases) */
 static void
-run_plan (Case *c, int which)
+run_plan (Case *c, int which, SimaA65Threads *pool)
 {
   SimaConstHostBuffer ib = { c->in, c->in_bytes };
   SimaHostBuffer ob = { c->out, c->out_bytes };
@@ -111,18 +143,24 @@ run_plan (Case *c, int which)
 
   switch (c->kind) {
     case OP_QUANT:
-      st = sima_a65_quanttess_execute (&c->quant[which], &ib, 1, &ob, 1);
+      st = pool == NULL ? sima_a65_quanttess_execute (&c->quant[which], &ib,
+          1, &ob, 1) : sima_a65_quanttess_execute_on (&c->quant[which], pool,
+          &ib, 1, &ob, 1);
       break;
     case OP_CAST:
-      st = sima_a65_casttess_execute (&c->cast[which], &ib, 1, &ob, 1);
+      st = pool == NULL ? sima_a65_casttess_execute (&c->cast[which], &ib, 1,
+          &ob, 1) : sima_a65_casttess_execute_on (&c->cast[which], pool, &ib,
+          1, &ob, 1);
       break;
     case OP_DETESS_CAST:
-      st = sima_a65_detesscast_execute (&c->detess_cast[which], &ib, 1, &ob,
-          1);
+      st = pool == NULL ? sima_a65_detesscast_execute (&c->detess_cast[which],
+          &ib, 1, &ob, 1) : sima_a65_detesscast_execute_on (
+          &c->detess_cast[which], pool, &ib, 1, &ob, 1);
       break;
     default:
-      st = sima_a65_detessdequant_execute (&c->detess[which], &ib, 1, &ob,
-          1);
+      st = pool == NULL ? sima_a65_detessdequant_execute (&c->detess[which],
+          &ib, 1, &ob, 1) : sima_a65_detessdequant_execute_on (
+          &c->detess[which], pool, &ib, 1, &ob, 1);
       break;
   }
   if (st.code != SIMA_OK) {
@@ -134,13 +172,27 @@ run_plan (Case *c, int which)
 static void
 run_ours (Case *c)
 {
-  run_plan (c, 0);
+  run_plan (c, 0, NULL);
 }
 
 static void
 run_scalar (Case *c)
 {
-  run_plan (c, 1);
+  run_plan (c, 1, NULL);
+}
+
+/* The threads cases: our leaves on a pool of one thread, and of
+ * c->threads. */
+static void
+run_pool1 (Case *c)
+{
+  run_plan (c, 0, c->pool[0]);
+}
+
+static void
+run_pooln (Case *c)
+{
+  run_plan (c, 0, c->pool[1]);
 }
 
 /* The set case: one call for the six heads ... */
@@ -177,24 +229,47 @@ run_singles (Case *c)
   }
 }
 
-/* Every input byte read (summed in 64-bit words, which compilers
- * vectorize) and every output byte written (memset). */
+/* The floor's candidates on the case's own buffers and byte counts. */
 static void
-run_floor (Case *c)
+run_floor_k (Case *c, int k)
 {
-  const uint64_t *w = (const uint64_t *) (const void *) c->in;
-  size_t i, n = (size_t) c->in_bytes / 8;
-  uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-
-  for (i = 0; i + 4 <= n; i += 4) {
-    s0 += w[i];
-    s1 += w[i + 1];
-    s2 += w[i + 2];
-    s3 += w[i + 3];
-  }
-  c->sink = s0 + s1 + s2 + s3;
-  memset (c->out, c->zero_point, (size_t) c->out_bytes);
+  c->sink = floor_set->c[k].fn (c->in, (size_t) c->in_bytes, c->out,
+      (size_t) c->out_bytes);
 }
+
+static void
+run_floor0 (Case *c)
+{
+  run_floor_k (c, 0);
+}
+
+static void
+run_floor1 (Case *c)
+{
+  run_floor_k (c, 1);
+}
+
+static void
+run_floor2 (Case *c)
+{
+  run_floor_k (c, 2);
+}
+
+static void
+run_floor3 (Case *c)
+{
+  run_floor_k (c, 3);
+}
+
+static void
+run_floor4 (Case *c)
+{
+  run_floor_k (c, 4);
+}
+
+static const RunFn floor_runs[SIMA_FLOOR_N] = { run_floor0, run_floor1,
+  run_floor2, run_floor3, run_floor4
+};
 
 /* What one writes first: for every element, find its tile and slot with
  * divisions and quantize it with the C library (FP32 input; H8/W16/C16
@@ -276,18 +351,65 @@ run_naive (Case *c)
     run_naive_detess (c);
 }
 
+/* XNNPACK's flat peer of each operation (see the head of this file). */
+static const char *
+peer_name (const Case *c)
+{
+  return c->kind == OP_QUANT ? "f32->qs8" : c->kind == OP_CAST
+      ? "f32->f16 (no f32->bf16 in XNNPACK)" : "qs8->f32";
+}
+
+/* The bytes the peer moves: elements times its input and output sizes. */
+static uint64_t
+peer_bytes (const Case *c)
+{
+  uint64_t n = (uint64_t) (c->h * c->w * c->ch);
+  return c->kind == OP_QUANT ? n * 5 : c->kind == OP_CAST ? n * 6 : n * 5;
+}
+
 #ifdef SIMA_BENCH_XNNPACK
 static void
 run_xnnpack (Case *c)
 {
-  const float *x = c->xnn_in != NULL ? c->xnn_in
-      : (const float *) (const void *) c->in;
+  size_t rows = (size_t) (c->h * c->w);
+  enum xnn_status st;
 
-  if (xnn_setup_convert_nc_f32_qs8 (c->xnn, (size_t) (c->h * c->w), x,
-          (int8_t *) c->out, NULL)
-      != xnn_status_success || xnn_run_operator (c->xnn, NULL)
+  if (c->kind == OP_QUANT)
+    st = xnn_setup_convert_nc_f32_qs8 (c->xnn, rows, c->xnn_in != NULL
+        ? c->xnn_in : (const float *) (const void *) c->in,
+        (int8_t *) c->out, NULL);
+  else if (c->kind == OP_CAST)
+    st = xnn_setup_convert_nc_f32_f16 (c->xnn, rows,
+        (const float *) (const void *) c->in, c->out, NULL);
+  else
+    st = xnn_setup_convert_nc_qs8_f32 (c->xnn, rows,
+        (const int8_t *) c->in, (float *) (void *) c->out, NULL);
+  if (st != xnn_status_success || xnn_run_operator (c->xnn, NULL)
       != xnn_status_success) {
     fprintf (stderr, "%s: XNNPACK failed\n", c->name);
+    exit (1);
+  }
+}
+
+static void
+create_xnnpack (Case *c)
+{
+  size_t ch = (size_t) c->ch;
+  enum xnn_status st;
+
+  c->xnn = NULL;
+  if (!c->xnnpack)
+    return;
+  if (c->kind == OP_QUANT)
+    st = xnn_create_convert_nc_f32_qs8 (ch, ch, ch, 1.0f / c->multiplier,
+        (int8_t) c->zero_point, -128, 127, 0, &c->xnn);
+  else if (c->kind == OP_CAST)
+    st = xnn_create_convert_nc_f32_f16 (ch, ch, ch, 0, &c->xnn);
+  else
+    st = xnn_create_convert_nc_qs8_f32 (ch, ch, ch, 1.0f / c->multiplier,
+        (int8_t) c->zero_point, 0, &c->xnn);
+  if (st != xnn_status_success) {
+    fprintf (stderr, "%s: XNNPACK operator not created\n", c->name);
     exit (1);
   }
 }
@@ -330,6 +452,23 @@ specs (const Case *c, SimaTensorSpec *dense, SimaTensorSpec *tiled)
       ? SIMA_DTYPE_BFLOAT16 : SIMA_DTYPE_INT8;
   tiled->tiled = (SimaMlaTiled) { {-1, 0, 1, 2}, {1, 8, 16, 16},
     c->channels, 0 };
+}
+
+/* Both buffers hold max (in_bytes, out_bytes) bytes, for the floor's
+ * memcpy candidate, 64-byte aligned (its non-temporal stores), zeroed so
+ * that their pages are there before the first timing. */
+static void
+alloc_buffers (Case *c)
+{
+  uint64_t n = c->in_bytes > c->out_bytes ? c->in_bytes : c->out_bytes;
+  size_t sz = ((size_t) n + 64 + 63) / 64 * 64;
+
+  c->in = aligned_alloc (64, sz);
+  c->out = aligned_alloc (64, sz);
+  if (c->in == NULL || c->out == NULL)
+    exit (1);
+  memset (c->in, 0, sz);
+  memset (c->out, 0, sz);
 }
 
 /* The YOLOv8n detection heads as the MLA writes them: INT8 pad16, channels
@@ -384,10 +523,7 @@ setup_set (Case *c)
             &c->heads[i]));
   c->in_bytes = plan->input_bytes;
   c->out_bytes = plan->output_bytes;
-  c->in = aligned_alloc (64, (size_t) c->in_bytes + 64);
-  c->out = aligned_alloc (64, (size_t) c->out_bytes + 64);
-  if (c->in == NULL || c->out == NULL)
-    exit (1);
+  alloc_buffers (c);
   for (i = 0; i < c->in_bytes; i++)
     c->in[i] = (uint8_t) (i * 2654435761u >> 13);
   free (sets);
@@ -467,10 +603,7 @@ setup (Case *c)
     c->in_bytes = plan.input_bytes;
     c->out_bytes = plan.output_bytes;
   }
-  c->in = aligned_alloc (64, (size_t) c->in_bytes + 64);
-  c->out = aligned_alloc (64, (size_t) c->out_bytes + 64);
-  if (c->in == NULL || c->out == NULL)
-    exit (1);
+  alloc_buffers (c);
   c->xnn_in = NULL;
   if (c->kind == OP_DETESS || c->kind == OP_DETESS_CAST) {
     /* tiles of INT8 values or BF16 byte planes, any bits (padding too: it
@@ -509,15 +642,12 @@ setup (Case *c)
     }
   }
 #ifdef SIMA_BENCH_XNNPACK
-  c->xnn = NULL;
-  if (c->xnnpack && xnn_create_convert_nc_f32_qs8 ((size_t) c->ch,
-          (size_t) c->ch, (size_t) c->ch, 1.0f / c->multiplier,
-          (int8_t) c->zero_point, -128, 127, 0, &c->xnn)
-      != xnn_status_success) {
-    fprintf (stderr, "%s: XNNPACK operator not created\n", c->name);
-    exit (1);
-  }
+  create_xnnpack (c);
 #endif
+  if (c->threads > 0) {
+    fail_status (c, sima_a65_threads_new (1, &c->pool[0]));
+    fail_status (c, sima_a65_threads_new (c->threads, &c->pool[1]));
+  }
 }
 
 static int
@@ -541,6 +671,8 @@ time_variants (Case *c, int n, const char *const *names, const RunFn *fns,
 
   for (v = 0; v < n; v++) {
     times[v] = calloc ((size_t) rounds, sizeof (double));
+    if (times[v] == NULL)
+      exit (1);
     fns[v] (c);                 /* warm caches and pages */
   }
   for (r = 0; r < rounds; r++)
@@ -553,20 +685,113 @@ time_variants (Case *c, int n, const char *const *names, const RunFn *fns,
     qsort (times[v], (size_t) rounds, sizeof (double), compare_double);
     med[v] = times[v][rounds / 2];
     min[v] = times[v][0];
-    printf ("  %-8s median %10.1f us  min %10.1f us\n", names[v], med[v],
+    printf ("  %-16s median %10.1f us  min %10.1f us\n", names[v], med[v],
         min[v]);
     free (times[v]);
   }
+}
+
+/* Appends the floor's candidates built for this ISA to the variants;
+ * returns how many. */
+static int
+add_floor (const char **names, RunFn *fns, int n, int *which)
+{
+  static char labels[SIMA_FLOOR_N][40];
+  int k, added = 0;
+
+  for (k = 0; k < SIMA_FLOOR_N; k++) {
+    if (floor_set->c[k].fn == NULL)
+      continue;
+    snprintf (labels[k], sizeof labels[k], "fl:%s", floor_set->c[k].name);
+    which[added++] = k;
+    names[n] = labels[k], fns[n++] = floor_runs[k];
+  }
+  return added;
+}
+
+/* The floor: the fastest median of the candidates at med[first ..
+ * first + count). Prints it with its GB/s and puts each candidate's time
+ * on the RESULT line being built in line. */
+static double
+report_floor (const Case *c, const double *med, int first, int count,
+    const int *which, char *line, size_t size)
+{
+  int best = first, v;
+  size_t used = strlen (line);
+  double gbs;
+
+  for (v = first; v < first + count; v++) {
+    if (med[v] < med[best])
+      best = v;
+    used += (size_t) snprintf (line + used, size - used, " floor_%s_us=%.1f",
+        floor_set->c[which[v - first]].name, med[v]);
+  }
+  gbs = (double) (c->in_bytes + c->out_bytes) / (med[best] * 1e3);
+  printf ("  floor            %s (%s): %.1f us, %.2f GB/s for %llu + %llu "
+      "bytes\n", floor_set->c[which[best - first]].name, floor_set->isa,
+      med[best], gbs, (unsigned long long) c->in_bytes,
+      (unsigned long long) c->out_bytes);
+  snprintf (line + used, size - used, " floor_us=%.1f floor=%s floor_isa=%s "
+      "floor_gbps=%.2f", med[best], floor_set->c[which[best - first]].name,
+      floor_set->isa, gbs);
+  return med[best];
+}
+
+/* The floor's candidates do the traffic they are timed for (floor.h,
+ * sima_floor_check), on this case's buffers. */
+static void
+check_floor (Case *c, const int *which, int count)
+{
+  int v;
+
+  for (v = 0; v < count; v++) {
+    const char *err = sima_floor_check (floor_set, which[v], c->in,
+        (size_t) c->in_bytes, c->out, (size_t) c->out_bytes);
+    if (err != NULL) {
+      printf ("%s %s: floor candidate %s (%s): %s\n", c->op, c->name,
+          floor_set->c[which[v]].name, floor_set->isa, err);
+      exit (1);
+    }
+  }
+  printf ("  check            %d floor candidates write every output byte "
+      "and read the input\n", count);
+}
+
+/* The output of `a` against the output of `b`, from the same pattern:
+ * bytes a leaf does not write (gaps between set members) compare equal. */
+static void
+check_same (Case *c, RunFn a, RunFn b, const char *what)
+{
+  size_t n = (size_t) c->out_bytes, i;
+  uint8_t *ref = malloc (n);
+
+  if (ref == NULL)
+    exit (1);
+  memset (c->out, 0xa5, n);
+  b (c);
+  memcpy (ref, c->out, n);
+  memset (c->out, 0xa5, n);
+  a (c);
+  for (i = 0; i < n && c->out[i] == ref[i]; i++) {
+  }
+  if (i < n) {
+    printf ("%s %s: MISMATCH %s at output byte %zu of %zu (0x%02x, "
+        "expected 0x%02x)\n", c->op, c->name, what, i, n, c->out[i], ref[i]);
+    exit (1);
+  }
+  printf ("  check            %s: %zu output bytes identical\n", what, n);
+  free (ref);
 }
 
 /* The set case: the set call, the six single calls, the floor. */
 static void
 measure_set (Case *c, int rounds)
 {
-  static const char *const names[3] = { "set", "singles", "floor" };
-  static const RunFn fns[3] = { run_set, run_singles, run_floor };
-  double med[3], min[3];
-  int r;
+  const char *names[MAX_VARIANTS] = { "set", "singles" };
+  RunFn fns[MAX_VARIANTS] = { run_set, run_singles };
+  double med[MAX_VARIANTS], min[MAX_VARIANTS], floor_us;
+  int which[SIMA_FLOOR_N], nf, r;
+  char line[1024];
 
   if (ours_only) {
     for (r = 0; r < rounds; r++)
@@ -574,15 +799,60 @@ measure_set (Case *c, int rounds)
     printf ("%s %s: set only, %d rounds\n", c->op, c->name, rounds);
     return;
   }
+  nf = add_floor (names, fns, 2, which);
   printf ("%s %s (six heads, INT8 pad16 1xWxC tiles -> FP32, divide, "
       "%llu -> %llu bytes): one set call vs six single calls\n", c->op,
       c->name, (unsigned long long) c->in_bytes,
       (unsigned long long) c->out_bytes);
-  time_variants (c, 3, names, fns, rounds, med, min);
-  printf ("RESULT op=%s case=%s set_us=%.1f singles_us=%.1f floor_us=%.1f "
-      "set_over_singles=%.3f set_min_over_singles_min=%.3f "
-      "ratio_floor=%.2f\n", c->op, c->name, med[0], med[1], med[2],
-      med[0] / med[1], min[0] / min[1], med[0] / med[2]);
+  time_variants (c, 2 + nf, names, fns, rounds, med, min);
+  snprintf (line, sizeof line, "RESULT op=%s case=%s in_bytes=%llu "
+      "out_bytes=%llu set_us=%.1f singles_us=%.1f", c->op, c->name,
+      (unsigned long long) c->in_bytes, (unsigned long long) c->out_bytes,
+      med[0], med[1]);
+  floor_us = report_floor (c, med, 2, nf, which, line, sizeof line);
+  check_same (c, run_set, run_singles, "set vs single calls");
+  check_floor (c, which, nf);
+  printf ("%s set_over_singles=%.3f set_min_over_singles_min=%.3f "
+      "ratio_floor=%.2f\n", line, med[0] / med[1], min[0] / min[1],
+      med[0] / floor_us);
+}
+
+/* The threads cases: one execution on one thread and on c->threads,
+ * interleaved; the speedup of the medians. */
+static void
+measure_threads (Case *c, int rounds)
+{
+  const char *names[2] = { "1 thread", "N threads" };
+  const RunFn fns[2] = { run_pool1, run_pooln };
+  double med[2], min[2];
+  char label[32];
+  int r;
+
+  if (ours_only) {
+    for (r = 0; r < rounds; r++)
+      run_pooln (c);
+    printf ("%s %s: %u threads only, %d rounds\n", c->op, c->name,
+        c->threads, rounds);
+    return;
+  }
+  snprintf (label, sizeof label, "%u threads", c->threads);
+  names[1] = label;
+  printf ("%s %s (%lldx%lldx%lld, %s, pad16, %llu -> %llu bytes): %u "
+      "threads vs 1 (pools of threads.h, execute_on)\n", c->op, c->name,
+      (long long) c->h, (long long) c->w, (long long) c->ch,
+      sima_dtype_name ((SimaDType) c->dtype),
+      (unsigned long long) c->in_bytes, (unsigned long long) c->out_bytes,
+      c->threads);
+  time_variants (c, 2, names, fns, rounds, med, min);
+  check_same (c, run_pooln, run_pool1, "N threads vs 1 thread");
+  check_same (c, run_pool1, run_scalar, "1 thread vs scalar reference");
+  printf ("  speedup          %.2fx (medians), %.2fx (minima)\n",
+      med[0] / med[1], min[0] / min[1]);
+  printf ("RESULT op=%s case=%s in_bytes=%llu out_bytes=%llu threads=%u "
+      "t1_us=%.1f tn_us=%.1f speedup=%.2f speedup_min=%.2f\n", c->op,
+      c->name, (unsigned long long) c->in_bytes,
+      (unsigned long long) c->out_bytes, c->threads, med[0], med[1],
+      med[0] / med[1], min[0] / min[1]);
 }
 
 static void
@@ -590,11 +860,16 @@ measure (Case *c, int rounds)
 {
   const char *names[MAX_VARIANTS];
   RunFn fns[MAX_VARIANTS];
-  double med[MAX_VARIANTS], min[MAX_VARIANTS];
-  int n = 0, r;
+  double med[MAX_VARIANTS], min[MAX_VARIANTS], floor_us;
+  int which[SIMA_FLOOR_N], n = 0, r, nf, naive = -1, xnn = -1;
+  char line[1024];
 
   if (c->kind == OP_DETESS_SET) {
     measure_set (c, rounds);
+    return;
+  }
+  if (c->threads > 0) {
+    measure_threads (c, rounds);
     return;
   }
   names[n] = "ours", fns[n++] = run_ours;
@@ -605,34 +880,58 @@ measure (Case *c, int rounds)
     return;
   }
   names[n] = "scalar", fns[n++] = run_scalar;
-  names[n] = "floor", fns[n++] = run_floor;
+  nf = add_floor (names, fns, n, which);
+  n += nf;
   if (c->naive)
-    names[n] = "naive", fns[n++] = run_naive;
+    naive = n, names[n] = "naive", fns[n++] = run_naive;
 #ifdef SIMA_BENCH_XNNPACK
   if (c->xnnpack)
-    names[n] = "xnnpack", fns[n++] = run_xnnpack;
+    xnn = n, names[n] = "xnnpack", fns[n++] = run_xnnpack;
 #endif
-  printf ("%s %s (%lldx%lldx%lld, %s, %s):\n", c->op, c->name,
-      (long long) c->h, (long long) c->w, (long long) c->ch,
+  printf ("%s %s (%lldx%lldx%lld, %s, %s, %llu -> %llu bytes):\n", c->op,
+      c->name, (long long) c->h, (long long) c->w, (long long) c->ch,
       sima_dtype_name ((SimaDType) c->dtype),
-      c->channels == SIMA_CHANNELS_PAD16 ? "pad16" : "compact");
+      c->channels == SIMA_CHANNELS_PAD16 ? "pad16" : "compact",
+      (unsigned long long) c->in_bytes, (unsigned long long) c->out_bytes);
   time_variants (c, n, names, fns, rounds, med, min);
-  printf ("RESULT op=%s case=%s ours_us=%.1f scalar_us=%.1f floor_us=%.1f",
-      c->op, c->name, med[0], med[1], med[2]);
-  if (c->naive)
-    printf (" naive_us=%.1f", med[3]);
+  snprintf (line, sizeof line, "RESULT op=%s case=%s in_bytes=%llu "
+      "out_bytes=%llu ours_us=%.1f scalar_us=%.1f", c->op, c->name,
+      (unsigned long long) c->in_bytes, (unsigned long long) c->out_bytes,
+      med[0], med[1]);
+  floor_us = report_floor (c, med, 2, nf, which, line, sizeof line);
+  check_same (c, run_ours, run_scalar, "ours vs scalar reference");
+  check_floor (c, which, nf);
+  printf ("  ratios           ours/floor %.2f, scalar/ours %.2f", med[0] /
+      floor_us, med[1] / med[0]);
+  if (naive >= 0)
+    printf (", naive/ours %.1f", med[naive] / med[0]);
+  if (xnn >= 0)
+    printf (", ours/xnnpack %.2f (%s, %llu bytes)", med[0] / med[xnn],
+        peer_name (c), (unsigned long long) peer_bytes (c));
+  printf ("\n");
+  /* a peer that moves at least our bytes faster than the floor shows the
+   * floor is not one */
+  if (xnn >= 0 && peer_bytes (c) >= c->in_bytes + c->out_bytes
+      && med[xnn] < floor_us)
+    printf ("  FLOOR-BEATEN     xnnpack %.1f us < floor %.1f us on %llu >= "
+        "%llu bytes: the floor is too slow\n", med[xnn], floor_us,
+        (unsigned long long) peer_bytes (c),
+        (unsigned long long) (c->in_bytes + c->out_bytes));
+  printf ("%s", line);
+  if (naive >= 0)
+    printf (" naive_us=%.1f", med[naive]);
   else
     printf (" naive_us=na");
-#ifdef SIMA_BENCH_XNNPACK
-  if (c->xnnpack)
-    printf (" xnnpack_us=%.1f", med[n - 1]);
+  if (xnn >= 0)
+    printf (" xnnpack_us=%.1f xnnpack_op=%s ratio_xnnpack=%.2f", med[xnn],
+        c->kind == OP_QUANT ? "f32_qs8" : c->kind == OP_CAST ? "f32_f16"
+        : "qs8_f32", med[0] / med[xnn]);
   else
-#endif
     printf (" xnnpack_us=na");
-  printf (" ratio_floor=%.2f ratio_scalar=%.2f", med[0] / med[2],
+  printf (" ratio_floor=%.2f ratio_scalar=%.2f", med[0] / floor_us,
       med[1] / med[0]);
-  if (c->naive)
-    printf (" ratio_naive=%.1f", med[3] / med[0]);
+  if (naive >= 0)
+    printf (" ratio_naive=%.1f", med[naive] / med[0]);
   printf ("\n");
 }
 
@@ -645,13 +944,18 @@ main (int argc, char **argv)
     .channels = CH, .naive = NAIVE, .xnnpack = XNN, .pad = PAD}
 #define CAST(N, D, H, W, NAIVE) {.op = "casttess", .name = N,       \
     .kind = OP_CAST, .dtype = D, .h = H, .w = W, .ch = 3,              \
-    .channels = SIMA_CHANNELS_PAD16, .naive = NAIVE}
+    .channels = SIMA_CHANNELS_PAD16, .naive = NAIVE,                    \
+    .xnnpack = (D) == SIMA_DTYPE_FLOAT32}
 #define DETESS_CAST(N, D, H, W) {.op = "detesscast", .name = N,    \
     .kind = OP_DETESS_CAST, .dtype = D, .h = H, .w = W, .ch = 3,       \
     .channels = SIMA_CHANNELS_PAD16}
 #define DETESS(N, D, H, W, C, CH, NAIVE) {.op = "detessdequant",    \
     .name = N, .kind = OP_DETESS, .dtype = D, .h = H, .w = W, .ch = C, \
-    .channels = CH, .naive = NAIVE}
+    .channels = CH, .naive = NAIVE, .xnnpack = (D) == SIMA_DTYPE_FLOAT32}
+  /* 1080p FP32 RGB (INT8 or BF16 pad16 tiles) on a pool of N threads */
+#define THREADS(OP, N, K, T) {.op = OP, .name = N, .kind = K,         \
+    .dtype = SIMA_DTYPE_FLOAT32, .h = 1080, .w = 1920, .ch = 3,        \
+    .channels = SIMA_CHANNELS_PAD16, .threads = T}
     QUANT ("rgb224_pad16", SIMA_DTYPE_FLOAT32, 224, 224, 3,
         SIMA_CHANNELS_PAD16, 1, 1, 0),
     QUANT ("rgb224_f16_pad16", SIMA_DTYPE_FLOAT16, 224, 224, 3,
@@ -698,6 +1002,10 @@ main (int argc, char **argv)
     {.op = "detessdequant", .name = "yolov8n_six_heads",
       .kind = OP_DETESS_SET, .dtype = SIMA_DTYPE_FLOAT32, .h = 1,
       .w = 1209600, .ch = 1, .channels = SIMA_CHANNELS_PAD16},
+    THREADS ("quanttess", "rgb1080p_pad16_2threads", OP_QUANT, 2),
+    THREADS ("casttess", "rgb1080p_pad16_2threads", OP_CAST, 2),
+    THREADS ("detessdequant", "rgb1080p_pad16_2threads", OP_DETESS, 2),
+#undef THREADS
 #undef QUANT
 #undef CAST
 #undef DETESS
@@ -714,6 +1022,8 @@ main (int argc, char **argv)
     else
       only = argv[i];
   }
+  sima_bench_print_cpu (stdout);
+  floor_set = sima_floor_best ();
 #ifdef SIMA_BENCH_XNNPACK
   if (xnn_initialize (NULL) != xnn_status_success) {
     fprintf (stderr, "XNNPACK does not initialize\n");
@@ -728,8 +1038,10 @@ main (int argc, char **argv)
     if (only != NULL && strstr (full, only) == NULL)
       continue;
     setup (c);
-    /* the set case compares two near-equal times: more rounds */
-    measure (c, quick ? 3 : ours_only ? (big ? 300 : 30000)
+    /* --quick: one round, for the suite, which checks the bytes and
+     * never the times; the set case compares two near-equal times: more
+     * rounds */
+    measure (c, quick ? 1 : ours_only ? (big ? 300 : 30000)
         : c->kind == OP_DETESS_SET ? 201 : big ? 31 : 301);
 #ifdef SIMA_BENCH_XNNPACK
     if (c->xnn != NULL)
@@ -740,6 +1052,8 @@ main (int argc, char **argv)
     free (c->xnn_in);
     free (c->set);
     free (c->heads);
+    sima_a65_threads_free (c->pool[0]);
+    sima_a65_threads_free (c->pool[1]);
   }
 #ifdef SIMA_BENCH_XNNPACK
   xnn_deinitialize ();
