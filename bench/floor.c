@@ -8,6 +8,7 @@
  */
 #include "floor.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,19 +28,31 @@ sima_floor_set_avx512 (void)
 }
 #endif
 
-const SimaFloorSet *
-sima_floor_best (void)
+/* The sets this CPU runs, best first; returns how many. */
+static int
+runnable_sets (const SimaFloorSet **sets)
 {
+  int n = 0;
 #if defined(__x86_64__) || defined(__i386__)
   if (sima_floor_set_avx512 () != NULL && __builtin_cpu_supports ("avx512f")
       && __builtin_cpu_supports ("avx512bw")
       && __builtin_cpu_supports ("avx512vl"))
-    return sima_floor_set_avx512 ();
+    sets[n++] = sima_floor_set_avx512 ();
   if (sima_floor_set_avx2 () != NULL && __builtin_cpu_supports ("avx2"))
-    return sima_floor_set_avx2 ();
+    sets[n++] = sima_floor_set_avx2 ();
 #endif
-  return sima_floor_set_plain ();
+  sets[n++] = sima_floor_set_plain ();
+  return n;
 }
+
+const SimaFloorSet *
+sima_floor_best (void)
+{
+  const SimaFloorSet *sets[3];
+  runnable_sets (sets);
+  return sets[0];
+}
+
 
 const char *
 sima_floor_check (const SimaFloorSet *set, int k, uint8_t *in,
@@ -48,7 +61,7 @@ sima_floor_check (const SimaFloorSet *set, int k, uint8_t *in,
   SimaFloorFn fn = set->c[k].fn;
   uint8_t *first = malloc (out_bytes + 1);
   const char *err = NULL;
-  size_t at[3] = { 0, in_bytes / 2 + 1, in_bytes - 1 }, i;
+  size_t at[3] = { 0, in_bytes / 2, in_bytes - 1 }, i;
   uint64_t base;
 
   if (first == NULL)
@@ -75,4 +88,44 @@ sima_floor_check (const SimaFloorSet *set, int k, uint8_t *in,
   }
   free (first);
   return err;
+}
+
+const char *
+sima_floor_selftest (char *msg, size_t size)
+{
+  /* (in, out): tiny, odd, single vectors, uneven block shares both ways,
+   * more than one 2 KiB block with partial last blocks */
+  static const size_t sizes[][2] = { {1, 1}, {37, 1000}, {1000, 37},
+    {64, 16}, {4099, 777}, {777, 4099}, {20000 + 64 + 3, 65536 + 192 + 5},
+    {65536 + 192 + 5, 20000 + 64 + 3}, {12288, 16384}, {16384, 12288}
+  };
+  const SimaFloorSet *sets[3];
+  int n = runnable_sets (sets), s, k;
+  size_t z, cap = 65536 + 192 + 5 + 64;
+  uint8_t *in = aligned_alloc (64, (cap + 63) / 64 * 64);
+  uint8_t *out = aligned_alloc (64, (cap + 63) / 64 * 64);
+  const char *err = NULL;
+
+  if (in == NULL || out == NULL) {
+    free (in);
+    free (out);
+    return "out of memory";
+  }
+  for (z = 0; z < cap; z++)
+    in[z] = (uint8_t) (z * 2654435761u >> 11);
+  for (s = 0; err == NULL && s < n; s++)
+    for (k = 0; err == NULL && k < SIMA_FLOOR_N; k++)
+      for (z = 0; err == NULL && z < sizeof sizes / sizeof sizes[0]; z++) {
+        if (sets[s]->c[k].fn == NULL)
+          continue;
+        err = sima_floor_check (sets[s], k, in, sizes[z][0], out,
+            sizes[z][1]);
+        if (err != NULL)
+          snprintf (msg, size, "%s (%s), %zu -> %zu bytes: %s",
+              sets[s]->c[k].name, sets[s]->isa, sizes[z][0], sizes[z][1],
+              err);
+      }
+  free (in);
+  free (out);
+  return err != NULL ? msg : NULL;
 }

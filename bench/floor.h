@@ -58,4 +58,10 @@ const SimaFloorSet *sima_floor_set_avx512 (void);
 const char *sima_floor_check (const SimaFloorSet *set, int k, uint8_t *in,
     size_t in_bytes, uint8_t *out, size_t out_bytes);
 
+/* sima_floor_check on every candidate of every set this CPU runs, over
+ * sizes that reach each loop's tails (odd bytes, single vectors, blocks of
+ * uneven shares, in larger and smaller than out). Returns NULL, or what
+ * failed in `msg`. */
+const char *sima_floor_selftest (char *msg, size_t size);
+
 #endif /* SIMA_BENCH_FLOOR_H */

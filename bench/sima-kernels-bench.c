@@ -1024,6 +1024,15 @@ main (int argc, char **argv)
   }
   sima_bench_print_cpu (stdout);
   floor_set = sima_floor_best ();
+  {
+    char msg[256];
+    if (sima_floor_selftest (msg, sizeof msg) != NULL) {
+      printf ("floor self-test: %s\n", msg);
+      return 1;
+    }
+    printf ("floor self-test: every candidate of every ISA this CPU runs "
+        "writes all output bytes and reads the input, odd sizes included\n");
+  }
 #ifdef SIMA_BENCH_XNNPACK
   if (xnn_initialize (NULL) != xnn_status_success) {
     fprintf (stderr, "XNNPACK does not initialize\n");
