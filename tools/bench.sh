@@ -15,5 +15,5 @@ if [ ! -f "$dir/build.ninja" ]; then
   meson setup "$dir" "$top" --buildtype=release -Dtests=false >/dev/null
 fi
 ninja -C "$dir" bench/sima-kernels-bench >/dev/null
-echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores"
+# the benchmark prints the CPU model, cores and ISA it read itself
 "$dir/bench/sima-kernels-bench" "$@"
