@@ -41,6 +41,10 @@
  *   RESULT op=quanttess case=rgb224_pad16 in_bytes=.. out_bytes=..
  *       ours_us=.. floor_..._us=.. floor_us=.. floor=.. floor_gbps=.. ...
  *
+ * and at the end a Markdown table of the run (case, bytes, floor and its
+ * GB/s, ours/floor on medians and minima, ours/peer) and the threads
+ * speedups, for docs/performance.md.
+ *
  *   sima-kernels-bench [--quick] [--ours-only] [SUBSTRING]
  *
  * SUBSTRING selects the cases whose "op/case" contains it
@@ -659,6 +663,75 @@ compare_double (const void *a, const void *b)
 
 static int ours_only;
 
+/* One row of the closing summary table per case measured. */
+typedef struct {
+  char name[80];
+  uint64_t in_bytes, out_bytes;
+  const char *floor_name;       /* NULL: a threads case */
+  double ours, ours_min, floor, floor_min;
+  const char *peer;             /* NULL: no peer */
+  double peer_us;
+  unsigned threads;
+  double t1, tn;
+} Summary;
+
+enum { MAX_SUMMARY = 64 };
+static Summary summary[MAX_SUMMARY];
+static int n_summary;
+
+static Summary *
+summary_row (const Case *c)
+{
+  Summary *r;
+
+  if (n_summary == MAX_SUMMARY)
+    return NULL;
+  r = &summary[n_summary++];
+  memset (r, 0, sizeof *r);
+  snprintf (r->name, sizeof r->name, "%s/%s", c->op, c->name);
+  r->in_bytes = c->in_bytes;
+  r->out_bytes = c->out_bytes;
+  return r;
+}
+
+/* The closing table, in Markdown, from this run only: the medians, the
+ * ratio to the floor on medians and on minima, the peer's ratio. */
+static void
+print_summary (void)
+{
+  int i, floors = 0, threads = 0;
+
+  for (i = 0; i < n_summary; i++)
+    floors += summary[i].floor_name != NULL;
+  if (floors > 0)
+    printf ("\nsummary (medians; floor = fastest candidate, ratios ours / "
+        "floor and ours / peer):\n\n"
+        "| case | in bytes | out bytes | floor | floor GB/s | ours us | "
+        "ours/floor | ours/floor (minima) | ours/peer |\n"
+        "|---|---:|---:|---|---:|---:|---:|---:|---|\n");
+  for (i = 0; i < n_summary; i++) {
+    const Summary *r = &summary[i];
+    if (r->floor_name == NULL)
+      continue;
+    printf ("| %s | %llu | %llu | %s %.1f us | %.2f | %.1f | %.2f | %.2f | ",
+        r->name, (unsigned long long) r->in_bytes,
+        (unsigned long long) r->out_bytes, r->floor_name, r->floor,
+        (double) (r->in_bytes + r->out_bytes) / (r->floor * 1e3), r->ours,
+        r->ours / r->floor, r->ours_min / r->floor_min);
+    if (r->peer != NULL)
+      printf ("%.2f (%s) |\n", r->ours / r->peer_us, r->peer);
+    else
+      printf ("- |\n");
+  }
+  for (i = 0; i < n_summary; i++) {
+    const Summary *r = &summary[i];
+    if (r->floor_name == NULL)
+      printf ("%s%s: 1 thread %.1f us, %u threads %.1f us, speedup %.2fx\n",
+          threads++ == 0 ? "\n" : "", r->name, r->t1, r->threads, r->tn,
+          r->t1 / r->tn);
+  }
+}
+
 /* Runs the n variants interleaved, round after round (so that frequency and
  * cache drifts hit all alike), after one warm-up call each; prints and
  * returns their medians and minima. */
@@ -716,7 +789,7 @@ add_floor (const char **names, RunFn *fns, int n, int *which)
 static double
 report_floor (const Case *c, const double *med, const double *min,
     int first, int count, const int *which, char *line, size_t size,
-    double *floor_min)
+    double *floor_min, const char **floor_name)
 {
   int best = first, v;
   size_t used = strlen (line);
@@ -739,6 +812,7 @@ report_floor (const Case *c, const double *med, const double *min,
   snprintf (line + used, size - used, " floor_us=%.1f floor_min_us=%.1f "
       "floor=%s floor_isa=%s floor_gbps=%.2f", med[best], *floor_min,
       floor_set->c[which[best - first]].name, floor_set->isa, gbs);
+  *floor_name = floor_set->c[which[best - first]].name;
   return med[best];
 }
 
@@ -797,6 +871,8 @@ measure_set (Case *c, int rounds)
   double med[MAX_VARIANTS], min[MAX_VARIANTS], floor_us, floor_min;
   int which[SIMA_FLOOR_N], nf, r;
   char line[1024];
+  const char *floor_name;
+  Summary *row;
 
   if (ours_only) {
     for (r = 0; r < rounds; r++)
@@ -815,9 +891,14 @@ measure_set (Case *c, int rounds)
       (unsigned long long) c->in_bytes, (unsigned long long) c->out_bytes,
       med[0], med[1]);
   floor_us = report_floor (c, med, min, 2, nf, which, line, sizeof line,
-      &floor_min);
+      &floor_min, &floor_name);
   check_same (c, run_set, run_singles, "set vs single calls");
   check_floor (c, which, nf);
+  if ((row = summary_row (c)) != NULL) {
+    row->floor_name = floor_name;
+    row->ours = med[0], row->ours_min = min[0];
+    row->floor = floor_us, row->floor_min = floor_min;
+  }
   printf ("%s set_over_singles=%.3f set_min_over_singles_min=%.3f "
       "ratio_floor=%.2f ratio_floor_min=%.2f\n", line, med[0] / med[1],
       min[0] / min[1], med[0] / floor_us, min[0] / floor_min);
@@ -833,6 +914,7 @@ measure_threads (Case *c, int rounds)
   double med[2], min[2];
   char label[32];
   int r;
+  Summary *row;
 
   if (ours_only) {
     for (r = 0; r < rounds; r++)
@@ -854,6 +936,10 @@ measure_threads (Case *c, int rounds)
   check_same (c, run_pool1, run_scalar, "1 thread vs scalar reference");
   printf ("  speedup          %.2fx (medians), %.2fx (minima)\n",
       med[0] / med[1], min[0] / min[1]);
+  if ((row = summary_row (c)) != NULL) {
+    row->threads = c->threads;
+    row->t1 = med[0], row->tn = med[1];
+  }
   printf ("RESULT op=%s case=%s in_bytes=%llu out_bytes=%llu threads=%u "
       "t1_us=%.1f tn_us=%.1f speedup=%.2f speedup_min=%.2f\n", c->op,
       c->name, (unsigned long long) c->in_bytes,
@@ -869,6 +955,8 @@ measure (Case *c, int rounds)
   double med[MAX_VARIANTS], min[MAX_VARIANTS], floor_us, floor_min;
   int which[SIMA_FLOOR_N], n = 0, r, nf, naive = -1, xnn = -1;
   char line[1024];
+  const char *floor_name;
+  Summary *row;
 
   if (c->kind == OP_DETESS_SET) {
     measure_set (c, rounds);
@@ -905,7 +993,7 @@ measure (Case *c, int rounds)
       (unsigned long long) c->in_bytes, (unsigned long long) c->out_bytes,
       med[0], med[1]);
   floor_us = report_floor (c, med, min, 2, nf, which, line, sizeof line,
-      &floor_min);
+      &floor_min, &floor_name);
   check_same (c, run_ours, run_scalar, "ours vs scalar reference");
   check_floor (c, which, nf);
   printf ("  ratios           ours/floor %.2f (minima %.2f), scalar/ours "
@@ -929,6 +1017,15 @@ measure (Case *c, int rounds)
     printf ("  floor check      xnnpack (%llu >= %llu bytes) is not faster "
         "than the floor\n", (unsigned long long) peer_bytes (c),
         (unsigned long long) (c->in_bytes + c->out_bytes));
+  if ((row = summary_row (c)) != NULL) {
+    row->ours = med[0], row->ours_min = min[0];
+    row->floor = floor_us, row->floor_min = floor_min;
+    row->floor_name = floor_name;
+    if (xnn >= 0)
+      row->peer = c->kind == OP_QUANT ? "xnnpack f32->qs8" : c->kind
+          == OP_CAST ? "xnnpack f32->f16" : "xnnpack qs8->f32",
+          row->peer_us = med[xnn];
+  }
   printf ("%s", line);
   if (naive >= 0)
     printf (" naive_us=%.1f", med[naive]);
@@ -1079,5 +1176,6 @@ main (int argc, char **argv)
 #ifdef SIMA_BENCH_XNNPACK
   xnn_deinitialize ();
 #endif
+  print_summary ();
   return 0;
 }
