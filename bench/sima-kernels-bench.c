@@ -733,8 +733,8 @@ print_summary (void)
 }
 
 /* Runs the n variants interleaved, round after round (so that frequency and
- * cache drifts hit all alike), after one warm-up call each; prints and
- * returns their medians and minima. */
+ * cache drifts hit all alike), after one warm-up call each (not for a
+ * single round); prints and returns their medians and minima. */
 static void
 time_variants (Case *c, int n, const char *const *names, const RunFn *fns,
     int rounds, double *med, double *min)
@@ -746,7 +746,8 @@ time_variants (Case *c, int n, const char *const *names, const RunFn *fns,
     times[v] = calloc ((size_t) rounds, sizeof (double));
     if (times[v] == NULL)
       exit (1);
-    fns[v] (c);                 /* warm caches and pages */
+    if (rounds > 1)             /* warm caches and pages; --quick's one */
+      fns[v] (c);               /* round checks bytes, not times */
   }
   for (r = 0; r < rounds; r++)
     for (v = 0; v < n; v++) {
