@@ -429,6 +429,32 @@ main (void)
         AVX512},
     {"cast_u8_avx512", CAST, SIMA_DTYPE_UINT8, sima_cast_pixels_u8_avx512,
         sima_cast_pixels_u8_c, NULL, NULL, AVX512},
+    /* the streaming builds of the same files (non-temporal stores where
+     * aligned: the sweep's odd offsets take both paths) */
+    {"quant_f32_avx512_stream", QUANT, SIMA_DTYPE_FLOAT32,
+        sima_quant_pixels_f32_avx512_stream, sima_quant_pixels_f32_c, NULL, NULL,
+        AVX512},
+    {"quant_f16_avx512_stream", QUANT, SIMA_DTYPE_FLOAT16,
+        sima_quant_pixels_f16_avx512_stream, sima_quant_pixels_f16_c, NULL, NULL,
+        AVX512},
+    {"quant_bf16_avx512_stream", QUANT, SIMA_DTYPE_BFLOAT16,
+        sima_quant_pixels_bf16_avx512_stream, sima_quant_pixels_bf16_c, NULL, NULL,
+        AVX512},
+    {"quant_u8_avx512_stream", QUANT, SIMA_DTYPE_UINT8,
+        sima_quant_pixels_u8_avx512_stream, sima_quant_pixels_u8_c, NULL, NULL,
+        AVX512},
+    {"cast_f32_avx512_stream", CAST, SIMA_DTYPE_FLOAT32,
+        sima_cast_pixels_f32_avx512_stream, sima_cast_pixels_f32_c, NULL, NULL,
+        AVX512},
+    {"cast_f16_avx512_stream", CAST, SIMA_DTYPE_FLOAT16,
+        sima_cast_pixels_f16_avx512_stream, sima_cast_pixels_f16_c, NULL, NULL,
+        AVX512},
+    {"cast_bf16_avx512_stream", CAST, SIMA_DTYPE_BFLOAT16,
+        sima_cast_pixels_bf16_avx512_stream, sima_cast_pixels_bf16_c, NULL, NULL,
+        AVX512},
+    {"cast_u8_avx512_stream", CAST, SIMA_DTYPE_UINT8,
+        sima_cast_pixels_u8_avx512_stream, sima_cast_pixels_u8_c, NULL, NULL,
+        AVX512},
 #undef AVX512
 #endif
 #endif
@@ -472,7 +498,9 @@ main (void)
           | SIMA_ISA_F16C) && sima_cpu_parse_disable ("bogus,neon")
       == SIMA_ISA_NEON && sima_cpu_parse_disable (NULL) == 0
       && sima_cpu_parse_disable ("avx512") == SIMA_ISA_AVX512
-      && (sima_cpu_parse_disable ("all") & SIMA_ISA_AVX512) != 0,
+      && (sima_cpu_parse_disable ("all") & SIMA_ISA_AVX512) != 0
+      && sima_cpu_parse_disable ("stream,avx512") == (SIMA_ISA_STREAM
+          | SIMA_ISA_AVX512),
       "SIMA_KERNELS_DISABLE parsing");
 #if defined(__x86_64__)
   {
@@ -497,16 +525,29 @@ main (void)
       {sima_cast_pixels_f32_c, sima_cast_pixels_f16_c,
           sima_cast_pixels_bf16_c, sima_cast_pixels_u8_c}
     };
+    static const SimaA65PackFn quant_stream[4] = {
+      sima_quant_pixels_f32_avx512_stream, sima_quant_pixels_f16_avx512_stream,
+      sima_quant_pixels_bf16_avx512_stream, sima_quant_pixels_u8_avx512_stream
+    };
+    static const SimaA65PackFn cast_stream[4] = {
+      sima_cast_pixels_f32_avx512_stream, sima_cast_pixels_f16_avx512_stream,
+      sima_cast_pixels_bf16_avx512_stream, sima_cast_pixels_u8_avx512_stream
+    };
     static const char *const names[3] = { "avx512", "avx2", "c" };
     const unsigned avx2 = SIMA_ISA_AVX2 | SIMA_ISA_F16C;
     const int want = (isas & (avx2 | SIMA_ISA_AVX512)) == (avx2
         | SIMA_ISA_AVX512) ? 0 : (isas & avx2) == avx2 ? 1 : 2;
     int d, same = 1;
     for (d = 0; d < 4; d++)
-      same &= sima_quant_pixels_select (dtypes[d]) == quant[want][d]
-          && sima_cast_pixels_select (dtypes[d]) == cast[want][d];
+      same &= sima_quant_pixels_select (dtypes[d], 0) == quant[want][d]
+          && sima_cast_pixels_select (dtypes[d], 0) == cast[want][d]
+          && sima_quant_pixels_select (dtypes[d], 1) == (want == 0
+          ? quant_stream[d] : quant[want][d])
+          && sima_cast_pixels_select (dtypes[d], 1) == (want == 0
+          ? cast_stream[d] : cast[want][d]);
     tap_ok (same, "QuantTess and CastTess dispatch choose the %s leaves "
-        "for ISA set 0x%x", names[want], isas);
+        "for ISA set 0x%x, their streaming builds for streaming outputs",
+        names[want], isas);
   }
 #endif
   for (i = 0; leaves[i].name != NULL; i++) {

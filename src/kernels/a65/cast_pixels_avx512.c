@@ -107,7 +107,7 @@ rgb16_pad16 (const uint8_t *src, SrcType type, uint8_t *dst)
 
   for (t = 0; t < 8; t++) {
     const __m512i idx = _mm512_load_si512 (cast_rgb_index[t]);
-    _mm512_storeu_si512 (dst + 64 * t, t < 5
+    sima_store64 (dst + 64 * t, t < 5
         ? _mm512_maskz_permutex2var_epi8 (CAST_RGB_KEEP, a, idx, b)
         : _mm512_maskz_permutex2var_epi8 (CAST_RGB_KEEP, b, idx, c));
   }
@@ -127,7 +127,7 @@ cast8 (const uint8_t *s, SrcType type, uint8_t *lo, uint8_t *hi)
 
 #include "cast_rows.h"
 
-SIMA_CAST_LEAF (sima_cast_pixels_f32_avx512, SRC_F32)
-SIMA_CAST_LEAF (sima_cast_pixels_f16_avx512, SRC_F16)
-SIMA_CAST_LEAF (sima_cast_pixels_bf16_avx512, SRC_BF16)
-SIMA_CAST_LEAF (sima_cast_pixels_u8_avx512, SRC_U8)
+SIMA_CAST_LEAF (SIMA_LEAF_NAME (sima_cast_pixels_f32_avx512), SRC_F32)
+SIMA_CAST_LEAF (SIMA_LEAF_NAME (sima_cast_pixels_f16_avx512), SRC_F16)
+SIMA_CAST_LEAF (SIMA_LEAF_NAME (sima_cast_pixels_bf16_avx512), SRC_BF16)
+SIMA_CAST_LEAF (SIMA_LEAF_NAME (sima_cast_pixels_u8_avx512), SRC_U8)

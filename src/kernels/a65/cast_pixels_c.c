@@ -46,19 +46,20 @@ SIMA_CAST_C_LEAF (sima_cast_pixels_f16_c, SRC_F16)
 SIMA_CAST_C_LEAF (sima_cast_pixels_bf16_c, SRC_BF16)
 SIMA_CAST_C_LEAF (sima_cast_pixels_u8_c, SRC_U8)
 
-/* Runtime dispatch, once per plan: later ISAs win. */
+/* Runtime dispatch, once per plan: later ISAs win; a streaming output
+ * takes the streaming variant where one is built. */
 SimaA65PackFn
-sima_cast_pixels_select (int dtype)
+sima_cast_pixels_select (int dtype, int stream)
 {
   switch (dtype) {
     case SIMA_DTYPE_FLOAT32:
-      return SIMA_LEAF_FOR_CPU (sima_cast_pixels_f32);
+      return SIMA_LEAF_FOR_OUTPUT (sima_cast_pixels_f32, stream);
     case SIMA_DTYPE_FLOAT16:
-      return SIMA_LEAF_FOR_CPU (sima_cast_pixels_f16);
+      return SIMA_LEAF_FOR_OUTPUT (sima_cast_pixels_f16, stream);
     case SIMA_DTYPE_BFLOAT16:
-      return SIMA_LEAF_FOR_CPU (sima_cast_pixels_bf16);
+      return SIMA_LEAF_FOR_OUTPUT (sima_cast_pixels_bf16, stream);
     case SIMA_DTYPE_UINT8:
-      return SIMA_LEAF_FOR_CPU (sima_cast_pixels_u8);
+      return SIMA_LEAF_FOR_OUTPUT (sima_cast_pixels_u8, stream);
     default:
       return NULL;
   }

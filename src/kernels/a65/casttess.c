@@ -23,7 +23,8 @@ sima_a65_casttess_prepare (const SimaCastTessPlan *plan,
   memset (out, 0, sizeof *out);
   out->shared = *plan;
   sima_tiled_walk_init (&plan->output_geometry, &plan->input_view, &out->walk);
-  out->pack = sima_cast_pixels_select (plan->input.dtype);
+  out->stream = sima_cpu_streams (plan->output_bytes);
+  out->pack = sima_cast_pixels_select (plan->input.dtype, out->stream);
   if (out->pack == NULL) {
     memset (out, 0, sizeof *out);
     return sima_status_make (SIMA_UNSUPPORTED_DTYPE,
@@ -52,7 +53,7 @@ sima_a65_casttess_execute_on (const SimaA65CastTessPlan *plan,
       SIMA_TILED_ALIGNMENT);
   if (sima_status_is_ok (&st) && sp->element_count > 0) {
     SimaA65TileJob job = { &sp->output_geometry, &plan->walk, in->data, out->data,
-      plan->pack, NULL, NULL };
+      plan->pack, NULL, NULL, plan->stream };
     sima_a65_run_tiles (pool, &job);
   }
   return st;

@@ -58,7 +58,7 @@ sima_a65_detesscast_execute_on (const SimaA65DetessCastPlan *plan,
   /* no sima_fp_enter: the leaves move bytes, they never compute */
   if (sima_status_is_ok (&st) && sp->element_count > 0) {
     SimaA65TileJob job = { &sp->input_geometry, &plan->walk, in->data, out->data,
-      NULL, plan->unpack, NULL };
+      NULL, plan->unpack, NULL, 0 };
     sima_a65_run_tiles (pool, &job);
   }
   return st;

@@ -75,7 +75,7 @@ sima_a65_detessdequant_execute_on (const SimaA65DetessDequantPlan *plan,
       sp->output_view.scalar_bytes);
   if (sima_status_is_ok (&st) && sp->element_count > 0) {
     SimaA65TileJob job = { &sp->input_geometry, &plan->walk, in->data, out->data,
-      NULL, plan->unpack, &plan->ctx };
+      NULL, plan->unpack, &plan->ctx, 0 };
     sima_a65_run_tiles (pool, &job);
   }
   return st;

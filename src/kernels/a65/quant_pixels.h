@@ -84,9 +84,29 @@ void sima_quant_pixels_u8_neon (const void *ctx, const uint8_t *src,
     int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
     int64_t row_stride);
 
+/* The same file built again with -DSIMA_LEAF_STREAM (simd_leaf.h): the
+ * same bytes, whole aligned vectors written with non-temporal stores. */
+void sima_quant_pixels_f32_avx512_stream (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride);
+void sima_quant_pixels_f16_avx512_stream (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride);
+void sima_quant_pixels_bf16_avx512_stream (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride);
+void sima_quant_pixels_u8_avx512_stream (const void *ctx, const uint8_t *src,
+    int64_t pixel_stride, int64_t channel_stride, int64_t pixels,
+    int64_t channels, int64_t stored_channels, uint8_t *dst, int64_t rows,
+    int64_t row_stride);
+
 /* The leaf for a dtype on this CPU (sima_cpu_isas): the last ISA that
- * implements it wins, the scalar reference otherwise. NULL for a dtype
- * QuantTess does not read. */
-SimaA65PackFn sima_quant_pixels_select (int dtype);
+ * implements it wins, the scalar reference otherwise; with `stream`
+ * (sima_cpu_streams of the output) its streaming variant where one is
+ * built. NULL for a dtype QuantTess does not read. */
+SimaA65PackFn sima_quant_pixels_select (int dtype, int stream);
 
 #endif /* SIMA_KERNELS_A65_QUANT_PIXELS_H */

@@ -210,7 +210,7 @@ rgb16_pad16 (const uint8_t *src, const QuantConst *k, SrcType type, int mode,
   int t;
 
   for (t = 0; t < 4; t++)
-    _mm512_storeu_si512 (dst + 64 * t, _mm512_mask_permutexvar_epi8 (k->zp8,
+    sima_store64 (dst + 64 * t, _mm512_mask_permutexvar_epi8 (k->zp8,
             QUANT_RGB_KEEP, _mm512_load_si512 (quant_rgb_index[t]), v));
 }
 
@@ -225,8 +225,8 @@ pixel2x16 (const uint8_t *s0, const uint8_t *s1, const QuantConst *k,
   __m512i a = quant16 (s0, k, type, mode, 0xffff);
   __m512i b = quant16 (s1, k, type, mode, 0xffff);
   __m512i v = bytes64_lanes (a, b, a, b, k);
-  _mm256_storeu_si256 ((__m256i *) (void *) dst, _mm512_castsi512_si256
-      (_mm512_permutexvar_epi32 (order, v)));
+  sima_store32 (dst, _mm512_castsi512_si256 (_mm512_permutexvar_epi32
+          (order, v)));
 }
 
 /* Quantizes n contiguous values at src to n bytes; the last partial vector
@@ -240,10 +240,10 @@ quant_run (const SimaQuantNumerics *q, const uint8_t *src, int64_t n,
 
   (void) q;
   for (; i + 64 <= n; i += 64)
-    _mm512_storeu_si512 (dst + i, quant64 (src + i * esize, k, type, mode));
+    sima_store64 (dst + i, quant64 (src + i * esize, k, type, mode));
   for (; i + 16 <= n; i += 16)
-    _mm_storeu_si128 ((__m128i *) (void *) (dst + i), bytes16 (quant16 (src
-                + i * esize, k, type, mode, 0xffff), k));
+    sima_store16 (dst + i, bytes16 (quant16 (src + i * esize, k, type, mode,
+                0xffff), k));
   if (i < n) {
     const __mmask16 m = (__mmask16) ((1u << (n - i)) - 1);
     _mm_mask_storeu_epi8 (dst + i, m, bytes16 (quant16 (src + i * esize, k,
@@ -265,8 +265,8 @@ spread (const uint8_t *run, int64_t pixels, int64_t channels, int64_t step,
   if (stored == 16) {           /* one slot per pixel: RGB and friends */
     const __mmask16 keep = (__mmask16) ((1u << channels) - 1);
     for (px = 0; px < pixels; px++)
-      _mm_storeu_si128 ((__m128i *) (void *) (dst + px * 16),
-          _mm_mask_loadu_epi8 (zp, keep, run + px * step));
+      sima_store16 (dst + px * 16, _mm_mask_loadu_epi8 (zp, keep, run + px
+              * step));
     return;
   }
   for (px = 0; px < pixels; px++) {
@@ -275,12 +275,11 @@ spread (const uint8_t *run, int64_t pixels, int64_t channels, int64_t step,
       const int64_t valid = channels - j;
       __mmask16 keep;
       if (valid <= 0) {
-        _mm_storeu_si128 ((__m128i *) (void *) (dst + j), zp);
+        sima_store16 (dst + j, zp);
         continue;
       }
       keep = valid >= 16 ? 0xffff : (__mmask16) ((1u << valid) - 1);
-      _mm_storeu_si128 ((__m128i *) (void *) (dst + j),
-          _mm_mask_loadu_epi8 (zp, keep, s + j));
+      sima_store16 (dst + j, _mm_mask_loadu_epi8 (zp, keep, s + j));
     }
     dst += stored;
   }
@@ -288,7 +287,7 @@ spread (const uint8_t *run, int64_t pixels, int64_t channels, int64_t step,
 
 #include "quant_rows.h"
 
-SIMA_QUANT_LEAF (sima_quant_pixels_f32_avx512, SRC_F32)
-SIMA_QUANT_LEAF (sima_quant_pixels_f16_avx512, SRC_F16)
-SIMA_QUANT_LEAF (sima_quant_pixels_bf16_avx512, SRC_BF16)
-SIMA_QUANT_LEAF (sima_quant_pixels_u8_avx512, SRC_U8)
+SIMA_QUANT_LEAF (SIMA_LEAF_NAME (sima_quant_pixels_f32_avx512), SRC_F32)
+SIMA_QUANT_LEAF (SIMA_LEAF_NAME (sima_quant_pixels_f16_avx512), SRC_F16)
+SIMA_QUANT_LEAF (SIMA_LEAF_NAME (sima_quant_pixels_bf16_avx512), SRC_BF16)
+SIMA_QUANT_LEAF (SIMA_LEAF_NAME (sima_quant_pixels_u8_avx512), SRC_U8)

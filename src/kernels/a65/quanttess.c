@@ -24,7 +24,8 @@ sima_a65_quanttess_prepare (const SimaQuantTessPlan *plan,
   out->shared = *plan;
   sima_quanttess_numerics (&plan->params, &out->numerics);
   sima_tiled_walk_init (&plan->output_geometry, &plan->input_view, &out->walk);
-  out->pack = sima_quant_pixels_select (plan->input.dtype);
+  out->stream = sima_cpu_streams (plan->output_bytes);
+  out->pack = sima_quant_pixels_select (plan->input.dtype, out->stream);
   if (out->pack == NULL) {
     memset (out, 0, sizeof *out);
     return sima_status_make (SIMA_UNSUPPORTED_DTYPE,
@@ -53,7 +54,7 @@ sima_a65_quanttess_execute_on (const SimaA65QuantTessPlan *plan,
       SIMA_TILED_ALIGNMENT);
   if (sima_status_is_ok (&st) && sp->element_count > 0) {
     SimaA65TileJob job = { &sp->output_geometry, &plan->walk, in->data, out->data,
-      plan->pack, NULL, &plan->numerics };
+      plan->pack, NULL, &plan->numerics, plan->stream };
     sima_a65_run_tiles (pool, &job);
   }
   return st;

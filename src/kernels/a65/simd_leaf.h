@@ -53,6 +53,51 @@ sima_bf16_addend16 (__m512i bits)
   return _mm512_add_epi32 (_mm512_set1_epi32 (0x7fff), _mm512_and_si512
       (_mm512_srli_epi32 (bits, 16), _mm512_set1_epi32 (1)));
 }
+
+/* The streaming build: meson compiles each *_avx512.c file that has
+ * streaming leaves a second time with -DSIMA_LEAF_STREAM, and every leaf
+ * it names with SIMA_LEAF_NAME gets the suffix _stream. Those leaves write
+ * their whole aligned vectors with non-temporal stores (the executor picks
+ * them at prepare for outputs of sima_cpu_stream_bytes () or more, and
+ * fences once per thread after its part, cpu.h); unaligned vectors, masked
+ * tails and partial slots take ordinary stores, so the bytes are the same
+ * and only the cache traffic changes. Streams of 16 or 32 bytes fill whole
+ * lines when the leaf writes their neighbours next, which every caller
+ * does (slots in order). */
+#ifdef SIMA_LEAF_STREAM
+#define SIMA_LEAF_NAME(name) name##_stream
+#define SIMA_STREAM_IF(p, align, nt, plain)                                   \
+  do {                                                                        \
+    if (((uintptr_t) (p) & ((align) - 1)) == 0)                               \
+      nt;                                                                     \
+    else                                                                      \
+      plain;                                                                  \
+  } while (0)
+#else
+#define SIMA_LEAF_NAME(name) name
+#define SIMA_STREAM_IF(p, align, nt, plain) plain
+#endif
+
+SIMA_INLINE void
+sima_store64 (uint8_t *p, __m512i v)
+{
+  SIMA_STREAM_IF (p, 64, _mm512_stream_si512 ((void *) p, v),
+      _mm512_storeu_si512 (p, v));
+}
+
+SIMA_INLINE void
+sima_store32 (uint8_t *p, __m256i v)
+{
+  SIMA_STREAM_IF (p, 32, _mm256_stream_si256 ((__m256i *) (void *) p, v),
+      _mm256_storeu_si256 ((__m256i *) (void *) p, v));
+}
+
+SIMA_INLINE void
+sima_store16 (uint8_t *p, __m128i v)
+{
+  SIMA_STREAM_IF (p, 16, _mm_stream_si128 ((__m128i *) (void *) p, v),
+      _mm_storeu_si128 ((__m128i *) (void *) p, v));
+}
 #endif
 #elif defined(__ARM_NEON)
 #include <arm_neon.h>

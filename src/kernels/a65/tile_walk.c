@@ -167,6 +167,8 @@ sima_a65_tiles_part (const SimaA65TileJob *job, unsigned part,
     }
     sima_tile_cursor_skip_run (&cur, (int64_t) n);
   }
+  if (job->fence)
+    sima_cpu_store_fence ();    /* before this part counts as done */
   sima_fp_leave (&fp);
 }
 

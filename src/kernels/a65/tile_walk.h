@@ -29,6 +29,8 @@ typedef struct {
   SimaA65PackFn pack;           /* or NULL, and unpack set */
   SimaA65UnpackFn unpack;
   const void *ctx;
+  int fence;                    /* a streaming leaf: every thread fences
+                                 * after its part (sima_cpu_store_fence) */
 } SimaA65TileJob;
 
 /* Tiles of the tensor, all outer slices (0 when empty). */

@@ -82,6 +82,21 @@ unsigned sima_cpu_parse_disable (const char *list);
  * UINT64_MAX when streaming is off. */
 uint64_t sima_cpu_stream_bytes (void);
 
+/* Whether an output of `bytes` bytes is written with streaming leaves. */
+static inline int
+sima_cpu_streams (uint64_t bytes)
+{
+  return bytes >= sima_cpu_stream_bytes ();
+}
+
+/* The leaf for an output that streams or not: the _stream variant of the
+ * AVX-512 leaf when it is built and usable, SIMA_LEAF_FOR_CPU otherwise
+ * (NEON has no streaming leaves: its stores are left as they are). */
+#define SIMA_LEAF_FOR_OUTPUT(prefix, stream)                                  \
+  ((stream) ? SIMA_IF_NEON (prefix##_neon, SIMA_IF_AVX512                     \
+          (prefix##_avx512_stream, SIMA_IF_AVX2 (prefix##_avx2, prefix##_c))) \
+      : SIMA_LEAF_FOR_CPU (prefix))
+
 /* Orders this thread's non-temporal stores before whatever it does next
  * (SFENCE): every thread that ran a _stream leaf calls it before its part
  * of an execution counts as done. */

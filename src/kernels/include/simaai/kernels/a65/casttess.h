@@ -26,6 +26,8 @@ typedef struct {
   /* Filled by prepare; private to the A65 executor. */
   SimaTiledWalk walk;
   SimaA65PackFn pack;       /* ctx: NULL */
+  int stream;                /* pack streams (non-temporal stores): each
+                               * thread fences after its part */
 } SimaA65CastTessPlan;
 
 SimaStatus sima_a65_casttess_prepare (const SimaCastTessPlan *plan,

@@ -29,6 +29,8 @@ typedef struct {
   SimaQuantNumerics numerics;
   SimaTiledWalk walk;
   SimaA65PackFn pack;       /* ctx: &numerics */
+  int stream;                /* pack streams (non-temporal stores): each
+                               * thread fences after its part */
 } SimaA65QuantTessPlan;
 
 SimaStatus sima_a65_quanttess_prepare (const SimaQuantTessPlan *plan,
