@@ -56,10 +56,11 @@ bf16x16_high (const uint8_t *p, SrcType type, __mmask16 m)
       h = m == 0xffff ? _mm256_loadu_si256 ((const __m256i *) (const void *)
           p) : _mm256_maskz_loadu_epi16 (m, p);
       bits = _mm512_castps_si512 (_mm512_cvtph_ps (h));
-      /* NaN lanes (|bits| > infinity) keep their bits: truncated */
-      return _mm512_mask_add_epi32 (bits, _mm512_cmpgt_epi32_mask
+      /* only lanes with |bits| <= infinity round; NaN lanes keep their
+       * bits (truncated) */
+      return _mm512_mask_add_epi32 (bits, _mm512_cmple_epi32_mask
           (_mm512_and_si512 (bits, _mm512_set1_epi32 (0x7fffffff)),
-              _mm512_set1_epi32 (0x7f800000)) ^ (__mmask16) 0xffff, bits,
+              _mm512_set1_epi32 (0x7f800000)), bits,
           sima_bf16_addend16 (bits));
   }
 }
