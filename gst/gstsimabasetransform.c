@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gstsimaa65pool.h"
 #include "gstsimaallocator.h"
 #include "gstsimacaps.h"
 #include "gstsimadialect.h"
@@ -48,6 +49,8 @@ element_category (gpointer self)
  * "Jobs in flight", has the measurements behind the default) */
 #define DEFAULT_MAX_INFLIGHT 2
 #define MAX_INFLIGHT 16
+/* one A65 execution runs on the streaming thread alone unless asked */
+#define DEFAULT_THREADS 1
 /* the retire thread waits for the oldest job in slices this long, so a
  * stop or a flush is noticed within one (a job that retires wakes it at
  * once) */
@@ -81,6 +84,7 @@ enum
   PROP_IMPORTS,
   PROP_PROCESSING_LATENCY,
   PROP_MAX_INFLIGHT,
+  PROP_THREADS,
 };
 
 /* A buffer whose EV74 job is in flight: the runner's ticket (the job and
@@ -106,6 +110,7 @@ typedef struct
   gchar *device;
   guint timeout_ms;
   guint max_inflight;
+  guint threads;
 
   /* between start() and stop() (object lock): backend, fallback and device
    * are refused then */
@@ -117,6 +122,10 @@ typedef struct
   GstSimaActiveBackend active;  /* object lock */
   const gchar *active_nick;     /* its enum nick, static (object lock) */
   GstSimaEv74Runner *runner;    /* NULL on the A65 */
+  /* the threads an A65 execution is split over: built and rebuilt by the
+   * streaming thread before an execution, freed by stop() with the stream
+   * lock (gstsimaa65pool.h) */
+  GstSimaA65Pool a65_pool;
   GMutex runner_lock;           /* runner's creation and end against
                                  * set_flushing from other threads */
   gboolean flushing;            /* runner_lock */
@@ -236,6 +245,9 @@ gst_sima_base_transform_set_property (GObject * object, guint prop_id,
     case PROP_MAX_INFLIGHT:    /* read per buffer: the window follows */
       priv->max_inflight = g_value_get_uint (value);
       break;
+    case PROP_THREADS:         /* read per A65 buffer: the pool follows */
+      priv->threads = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -277,6 +289,9 @@ gst_sima_base_transform_get_property (GObject * object, guint prop_id,
       break;
     case PROP_MAX_INFLIGHT:
       g_value_set_uint (value, priv->max_inflight);
+      break;
+    case PROP_THREADS:
+      g_value_set_uint (value, priv->threads);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -449,6 +464,8 @@ gst_sima_base_transform_stop (GstBaseTransform * trans)
   priv->sticky = GST_FLOW_OK;
   priv->sync_next = FALSE;
   set_runner (self, NULL);
+  /* no execution runs on it: the streaming thread is out (stream lock) */
+  gst_sima_a65_pool_clear (&priv->a65_pool);
   GST_PAD_STREAM_UNLOCK (GST_BASE_TRANSFORM_SINK_PAD (trans));
   priv->in_bytes = priv->out_bytes = 0;
   g_clear_pointer (&priv->caps_error, g_free);
@@ -872,10 +889,21 @@ run_a65 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf,
   GstSimaBaseTransformPrivate *priv = PRIV (self);
   GstMapInfo in, out;
   const gchar *unmapped = "input";
+  SimaA65Threads *pool;
+  guint threads;
   guint64 start;
   SimaStatus st;
 
   *process_ns = 0;
+  /* a change of the property while running takes effect here, between
+   * two executions of this thread, so no execution runs on a pool being
+   * replaced */
+  GST_OBJECT_LOCK (self);
+  threads = priv->threads;
+  GST_OBJECT_UNLOCK (self);
+  if (!gst_sima_a65_pool_get (&priv->a65_pool, GST_ELEMENT (self),
+          element_category (self), threads, &pool))
+    return GST_FLOW_ERROR;
   if (!gst_buffer_map (inbuf, &in, GST_MAP_READ))
     goto map_failed;
   if (!gst_buffer_map (outbuf, &out, GST_MAP_WRITE)) {
@@ -885,7 +913,8 @@ run_a65 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf,
   }
 
   start = clock_ns (CLOCK_MONOTONIC);
-  st = klass->execute_a65 (self, in.data, in.size, out.data, out.size);
+  st = klass->execute_a65 (self, pool, in.data, in.size, out.data,
+      out.size);
   if (st.code == SIMA_MISALIGNED_BUFFER) {
     /* GStreamer promises 8-byte aligned memory; tiles need more. An
      * aligned copy of the input (counted) rather than an error. */
@@ -897,7 +926,8 @@ run_a65 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf,
       count (self, &priv->copies, 1);
       GST_LOG_OBJECT (self, "copied %" G_GSIZE_FORMAT " bytes of misaligned "
           "input", in.size);
-      st = klass->execute_a65 (self, aligned, in.size, out.data, out.size);
+      st = klass->execute_a65 (self, pool, aligned, in.size, out.data,
+          out.size);
       g_free (copy);
     }
   }
@@ -1646,6 +1676,7 @@ gst_sima_base_transform_finalize (GObject * object)
 {
   GstSimaBaseTransformPrivate *priv = PRIV (GST_SIMA_BASE_TRANSFORM (object));
 
+  gst_sima_a65_pool_clear (&priv->a65_pool);
   g_free (priv->device);
   g_free (priv->caps_error);
   g_free (priv->caps_error_posted);
@@ -1797,6 +1828,30 @@ gst_sima_base_transform_class_init (GstSimaBaseTransformClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
 
+  /**
+   * GstSimaBaseTransform:threads:
+   *
+   * How many threads one A65 conversion is split over, the streaming
+   * thread included: 1 (the default) converts on the streaming thread
+   * alone, 0 uses one thread per online CPU (at most 64). The core cuts
+   * the tensor's tiles into that many contiguous ranges that write
+   * disjoint bytes, so the output is the same bytes whatever the value.
+   * The element owns its threads: made when the first buffer runs on the
+   * A65, made again at the next buffer after a change (a change while
+   * playing applies from the next buffer), ended at stop. Used on the A65
+   * only (backend=a65, or fallback=a65 when the EV74 cannot run the
+   * operation); on the EV74 it is ignored (the device's workers split the
+   * job). If the threads cannot be created the flow fails with an error
+   * naming the value.
+   */
+  g_object_class_install_property (gobject_class, PROP_THREADS,
+      g_param_spec_uint ("threads", "Threads",
+          "Threads one A65 conversion is split over (0 = one per online "
+          "CPU; same output bytes whatever the value; ignored on the EV74)",
+          0, SIMA_A65_MAX_THREADS, DEFAULT_THREADS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
   element_class->change_state =
       GST_DEBUG_FUNCPTR (gst_sima_base_transform_change_state);
   trans_class->start = GST_DEBUG_FUNCPTR (gst_sima_base_transform_start);
@@ -1835,6 +1890,7 @@ gst_sima_base_transform_init (GstSimaBaseTransform * self)
   priv->fallback = DEFAULT_FALLBACK;
   priv->timeout_ms = DEFAULT_TIMEOUT_MS;
   priv->max_inflight = DEFAULT_MAX_INFLIGHT;
+  priv->threads = DEFAULT_THREADS;
   g_mutex_init (&priv->runner_lock);
   g_queue_init (&priv->window);
   g_mutex_init (&priv->window_lock);

@@ -9,7 +9,7 @@
  * core's admission in set_caps; buffer sizes from the core; running
  * buffers on the EV74 (gstsimaev74runner.h), up to max-inflight jobs at
  * once with outputs in input order (docs/elements.md, "Jobs in flight"), or
- * on the A65; and posting errors with the core's messages. A subclass names its operation and capability and implements
+ * on the A65 over `threads` threads (gstsimaa65pool.h); and posting errors with the core's messages. A subclass names its operation and capability and implements
  * prepare / execute_a65 / encode on its own plan.
  */
 #ifndef GST_SIMA_BASE_TRANSFORM_H
@@ -17,6 +17,7 @@
 
 #include <gst/base/gstbasetransform.h>
 #include <gst/gst.h>
+#include <simaai/kernels/a65/threads.h>
 #include <simaai/kernels/ev74/device.h>
 #include <simaai/kernels/tensor_set.h>
 #include <simaai/kernels/types.h>
@@ -50,8 +51,11 @@ struct _GstSimaBaseTransformClass
   SimaStatus (*prepare) (GstSimaBaseTransform * self,
       const SimaTensorSet * in, const SimaTensorSet * out,
       guint64 * in_bytes, guint64 * out_bytes);
-  SimaStatus (*execute_a65) (GstSimaBaseTransform * self, const void *in,
-      gsize in_size, void *out, gsize out_size);
+  /* pool: the threads the execution is split over (the threads
+   * property), NULL for the calling thread alone */
+  SimaStatus (*execute_a65) (GstSimaBaseTransform * self,
+      SimaA65Threads * pool, const void *in, gsize in_size, void *out,
+      gsize out_size);
   SimaStatus (*encode) (GstSimaBaseTransform * self,
       SimaEv74Descriptor * desc);
 };

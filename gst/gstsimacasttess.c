@@ -7,7 +7,9 @@
  * BF16 in the MLA tiled layout (per pixel, the low bytes of the stored
  * channels, then the high bytes), exactly as the kernel core's CastTess.
  * There are no numerical parameters: the caps decide everything. Runs on
- * the EV74 by default, on the A65 when asked.
+ * the EV74 by default, on the A65 when asked, where one buffer is split
+ * over `threads` threads (the same bytes whatever the number; ignored on
+ * the EV74).
  *
  * ## Example launch line
  * |[
@@ -124,13 +126,14 @@ gst_sima_cast_tess_prepare (GstSimaBaseTransform * base,
 }
 
 static SimaStatus
-gst_sima_cast_tess_execute_a65 (GstSimaBaseTransform * base, const void *in,
-    gsize in_size, void *out, gsize out_size)
+gst_sima_cast_tess_execute_a65 (GstSimaBaseTransform * base,
+    SimaA65Threads * pool, const void *in, gsize in_size, void *out,
+    gsize out_size)
 {
   GstSimaCastTess *self = GST_SIMA_CAST_TESS (base);
   SimaConstHostBuffer ib = { in, in_size };
   SimaHostBuffer ob = { out, out_size };
-  return sima_a65_casttess_set_execute (self->a65, &ib, &ob);
+  return sima_a65_casttess_set_execute_on (self->a65, pool, &ib, &ob);
 }
 
 static SimaStatus

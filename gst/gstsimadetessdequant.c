@@ -14,7 +14,9 @@
  * bit for bit how that relates to (q - dq_zp) / dq_scale. Padding in the input is ignored; holes of a
  * strided output are never written. The output dtype and layout come from
  * downstream caps (float32, contiguous when left open). Runs on the EV74
- * by default, on the A65 when asked.
+ * by default, on the A65 when asked, where one buffer is split over
+ * `threads` threads (the same bytes whatever the number; ignored on the
+ * EV74).
  *
  * ## Example launch lines
  * |[
@@ -256,12 +258,14 @@ gst_sima_detess_dequant_prepare (GstSimaBaseTransform * base,
 
 static SimaStatus
 gst_sima_detess_dequant_execute_a65 (GstSimaBaseTransform * base,
-    const void *in, gsize in_size, void *out, gsize out_size)
+    SimaA65Threads * pool, const void *in, gsize in_size, void *out,
+    gsize out_size)
 {
   GstSimaDetessDequant *self = GST_SIMA_DETESS_DEQUANT (base);
   SimaConstHostBuffer ib = { in, in_size };
   SimaHostBuffer ob = { out, out_size };
-  return sima_a65_detessdequant_set_execute (self->a65, &ib, &ob);
+  return sima_a65_detessdequant_set_execute_on (self->a65, pool, &ib,
+      &ob);
 }
 
 static SimaStatus

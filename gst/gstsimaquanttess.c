@@ -8,7 +8,9 @@
  * layout, exactly as the kernel core's QuantTess:
  * `round(RNE_f32(x * multiplier)) + zero-point`, saturated to INT8, with
  * channel padding holding the zero point. Runs on the EV74 by default
- * (backend, fallback and device properties), on the A65 when asked.
+ * (backend, fallback and device properties), on the A65 when asked, where
+ * one buffer is split over `threads` threads (the same bytes whatever the
+ * number; ignored on the EV74).
  *
  * ## Example launch lines
  * |[
@@ -22,8 +24,9 @@
  * gst-launch-1.0 simatensorsrc num-buffers=30 ! \
  *   application/vnd.simaai.tensor,dtype=float16,shape="<1,56,56,64>" ! \
  *   simaquanttess multiplier=64 zero-point=-3 rounding=toward-zero \
- *     channels=compact backend=a65 ! fakesink
- * ]| The same on the A65, FP16 input, compact C16 tiles.
+ *     channels=compact backend=a65 threads=2 ! fakesink
+ * ]| The same on the A65, FP16 input, compact C16 tiles, each tensor split
+ * over two threads.
  * |[
  * gst-launch-1.0 videotestsrc num-buffers=30 ! \
  *   video/x-raw,format=RGB,width=224,height=224 ! \
@@ -253,13 +256,14 @@ gst_sima_quant_tess_prepare (GstSimaBaseTransform * base,
 }
 
 static SimaStatus
-gst_sima_quant_tess_execute_a65 (GstSimaBaseTransform * base, const void *in,
-    gsize in_size, void *out, gsize out_size)
+gst_sima_quant_tess_execute_a65 (GstSimaBaseTransform * base,
+    SimaA65Threads * pool, const void *in, gsize in_size, void *out,
+    gsize out_size)
 {
   GstSimaQuantTess *self = GST_SIMA_QUANT_TESS (base);
   SimaConstHostBuffer ib = { in, in_size };
   SimaHostBuffer ob = { out, out_size };
-  return sima_a65_quanttess_set_execute (self->a65, &ib, &ob);
+  return sima_a65_quanttess_set_execute_on (self->a65, pool, &ib, &ob);
 }
 
 static SimaStatus

@@ -10,7 +10,7 @@ gst-launch-1.0 simatensorsrc num-buffers=30 ! \
 gst-launch-1.0 simatensorsrc num-buffers=30 ! \
   application/vnd.simaai.tensor,dtype=float16,shape="<1,56,56,64>" ! \
   simaquanttess multiplier=64 zero-point=-3 rounding=toward-zero \
-    channels=compact backend=a65 ! fakesink
+    channels=compact backend=a65 threads=2 ! fakesink
 gst-launch-1.0 videotestsrc num-buffers=30 ! \
   video/x-raw,format=RGB,width=224,height=224 ! \
   simaquanttess multiplier=1.0002733 zero-point=-128 backend=a65 ! fakesink
