@@ -110,7 +110,9 @@ typedef struct
   gchar *device;
   guint timeout_ms;
   guint max_inflight;
-  guint threads;
+  /* atomic: the streaming thread reads it before every A65 buffer, so a
+   * set from the application thread is seen at the next one */
+  gint threads;
 
   /* between start() and stop() (object lock): backend, fallback and device
    * are refused then */
@@ -246,7 +248,7 @@ gst_sima_base_transform_set_property (GObject * object, guint prop_id,
       priv->max_inflight = g_value_get_uint (value);
       break;
     case PROP_THREADS:         /* read per A65 buffer: the pool follows */
-      priv->threads = g_value_get_uint (value);
+      g_atomic_int_set (&priv->threads, (gint) g_value_get_uint (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -291,7 +293,7 @@ gst_sima_base_transform_get_property (GObject * object, guint prop_id,
       g_value_set_uint (value, priv->max_inflight);
       break;
     case PROP_THREADS:
-      g_value_set_uint (value, priv->threads);
+      g_value_set_uint (value, (guint) g_atomic_int_get (&priv->threads));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -898,9 +900,7 @@ run_a65 (GstSimaBaseTransform * self, GstBuffer * inbuf, GstBuffer * outbuf,
   /* a change of the property while running takes effect here, between
    * two executions of this thread, so no execution runs on a pool being
    * replaced */
-  GST_OBJECT_LOCK (self);
-  threads = priv->threads;
-  GST_OBJECT_UNLOCK (self);
+  threads = (guint) g_atomic_int_get (&priv->threads);
   if (!gst_sima_a65_pool_get (&priv->a65_pool, GST_ELEMENT (self),
           element_category (self), threads, &pool))
     return GST_FLOW_ERROR;
