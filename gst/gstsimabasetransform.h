@@ -3,7 +3,7 @@
  * gstsimabasetransform.h - GstSimaBaseTransform, the abstract base of
  * simaquanttess, simacasttess, simadetessdequant and simadetesscast.
  *
- * It holds what the three share: the backend, fallback, device and timeout
+ * It holds what the four share: the backend, fallback, device and timeout
  * properties; opening the EV74 and probing the operation's capability in
  * start() (the backend policy of docs/elements.md); specs from caps and the
  * core's admission in set_caps; buffer sizes from the core; running
