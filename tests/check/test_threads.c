@@ -6,7 +6,8 @@
  * threads appear, change and end with the property and the state (counted
  * in /proc/self/task), the EV74 path ignores it, state changes and property
  * changes while buffers flow keep the bytes, two pipelines with threads=2
- * run at once, and the property's range and default.
+ * run at once, so do two converters behind a tee, and the property's
+ * range and default (the pool that cannot be made: test_threads_fault.c).
  */
 #include <dirent.h>
 #include <string.h>
@@ -553,6 +554,68 @@ GST_START_TEST (test_two_pipelines)
 }
 GST_END_TEST;
 
+/* One pipeline, a tee into two converters with threads=2 and threads=0
+ * (each its own workers, converting in two streaming threads at once):
+ * both branches give the bytes of threads=1, in order. */
+GST_START_TEST (test_tee_two_elements)
+{
+  const Op *op = &ops[__i__];
+  gchar *desc = g_strdup_printf ("appsrc name=src format=time ! tee name=t "
+      "t. ! queue ! %s backend=a65 threads=2 ! appsink name=a sync=false "
+      "t. ! queue ! %s backend=a65 threads=0 ! appsink name=b sync=false",
+      op->element, op->element);
+  GstElement *pipe = gst_parse_launch (desc, NULL), *src, *sink[2];
+  GstBuffer *in[4], *want[4];
+  GstCaps *caps;
+  GstFlowReturn ret;
+  guint k, b;
+
+  fail_unless (pipe != NULL, "cannot make %s", desc);
+  src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+  sink[0] = gst_bin_get_by_name (GST_BIN (pipe), "a");
+  sink[1] = gst_bin_get_by_name (GST_BIN (pipe), "b");
+  caps = gst_caps_from_string (op->medium);
+  g_object_set (src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  caps = gst_caps_from_string (op->out);
+  for (b = 0; b < 2; b++)
+    g_object_set (sink[b], "caps", caps, NULL);
+  gst_caps_unref (caps);
+  for (k = 0; k < 4; k++) {
+    in[k] = input_for (op, op->medium, 40 + k);
+    want[k] = reference (op, op->medium, in[k]);
+  }
+  fail_unless (gst_element_set_state (pipe, GST_STATE_PLAYING)
+      != GST_STATE_CHANGE_FAILURE);
+  for (k = 0; k < 4; k++) {
+    g_signal_emit_by_name (src, "push-buffer", in[k], &ret);
+    fail_unless_equals_int (ret, GST_FLOW_OK);
+  }
+  for (k = 0; k < 4; k++)
+    for (b = 0; b < 2; b++) {
+      GstSample *sample = NULL;
+      g_signal_emit_by_name (sink[b], "try-pull-sample", 30 * GST_SECOND,
+          &sample);
+      fail_unless (sample != NULL, "%s: branch %u gave no output %u",
+          op->element, b, k);
+      fail_unless (check_buffers_equal (want[k],
+              gst_sample_get_buffer (sample)), "%s: branch %u, buffer %u: "
+          "the bytes differ from threads=1", op->element, b, k);
+      gst_sample_unref (sample);
+    }
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  for (k = 0; k < 4; k++) {
+    gst_buffer_unref (in[k]);
+    gst_buffer_unref (want[k]);
+  }
+  for (b = 0; b < 2; b++)
+    gst_object_unref (sink[b]);
+  gst_object_unref (src);
+  gst_object_unref (pipe);
+  g_free (desc);
+}
+GST_END_TEST;
+
 /* ---- the property ------------------------------------------------------- */
 
 GST_START_TEST (test_property_spec)
@@ -614,6 +677,7 @@ threads_suite (void)
   tcase_add_loop_test (tc, test_state_changes, 0, 4);
   tcase_add_loop_test (tc, test_property_while_flowing, 0, 4);
   tcase_add_loop_test (tc, test_two_pipelines, 0, 4);
+  tcase_add_loop_test (tc, test_tee_two_elements, 0, 4);
   return s;
 }
 
