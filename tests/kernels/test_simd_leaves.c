@@ -19,10 +19,15 @@
  * padding garbage included, into FP32 and BF16 views,
  * contiguous, pitched and channel-strided, the holes of the view compared
  * too (both leaves must leave them alone); tables from random scales and
- * zero points. After the random cases, every shape a leaf decides once per
- * call (RGB pad16 rows of whole 16-pixel groups and with a tail, 16-channel
- * runs, RGB unpack rows of 1-48 pixels) is forced 28 times: packs with
+ * zero points, of both conventions for the leaves that look the table up
+ * (AVX-512, NEON; the AVX2 ones compute the multiply stage). After the
+ * random cases, every shape a leaf decides once per call (RGB pad16 rows
+ * of whole 16-pixel groups and with a tail, 16-channel runs, RGB unpack
+ * rows of 1-48 pixels, the table leaves' 64-value steps and their tails)
+ * is forced 28 times: packs with
  * each rounding mode and multiplier, unpacks with random tables.
+ * The DetessDequant select picks the leaf the ISA set calls for (run
+ * with SIMA_KERNELS_DISABLE=avx512, it must fall back to AVX2).
  * Also the FP environment: sima_fp_enter sets the state the leaves need
  * whatever the caller's, and leave restores the caller's exactly (that
  * the bytes do not change under a caller's flush-to-zero, directed
@@ -89,6 +94,9 @@ typedef struct {
   SimaA65PackFn simd, ref;
   SimaA65UnpackFn usimd, uref;
   unsigned needs;
+  int table;                    /* DetessDequant leaves that read the
+                                 * table: exact for the divide convention
+                                 * too, so tested with both */
 } Leaf;
 
 static uint32_t
@@ -177,7 +185,12 @@ static const ForcedShape forced_packs_u8[] = {
 static const ForcedShape forced_unpacks[] = {
   {3, 16, 1, 0, 0}, {4, 16, 1, 0, 0}, {3, 48, 1, 0, 0}, {3, 6, 1, 0, 0},
   {3, 7, 1, 0, 0}, {4, 5, 1, 0, 0}, {3, 2, 1, 0, 0}, {3, 1, 1, 0, 0},
-  {16, 16, 0, 1, 0}, {16, 9, 1, 0, 0}
+  {16, 16, 0, 1, 0}, {16, 9, 1, 0, 0},
+  /* the table leaves' 64-value steps: RGB pad16 rows past 16 pixels,
+   * compact rows past 64 values, 16-channel runs of 4k +- 1 pixels, a
+   * pixel stride over 64 and 70 channels */
+  {3, 17, 1, 0, 0}, {4, 35, 1, 0, 0}, {3, 43, 0, 0, 0}, {16, 5, 0, 1, 0},
+  {16, 7, 0, 0, 0}, {64, 3, 0, 1, 0}, {70, 2, 1, 1, 0}
 };
 
 #define N_FORCED(a) ((int) (sizeof (a) / sizeof (a)[0]))
@@ -327,6 +340,8 @@ sweep_unpack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
     int32_t zp = (int32_t) (test_rng_below (&rng, 4) == 0
         ? (int64_t) test_rng_next (&rng) % 2147483647
         : test_rng_range (&rng, -300, 300));
+    /* the lanes leaves implement the multiply convention only */
+    const int divide = leaf->table ? (int) test_rng_below (&rng, 2) : 0;
     uint32_t scale_bits;
     SimaFpState fp;
     size_t i;
@@ -336,10 +351,10 @@ sweep_unpack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
     for (k = -128; k <= 127; k++) {
       if (bf16)
         ctx.table.bf16[(uint8_t) k] = sima_dequant_bf16_bits ((int8_t) k,
-            scale_bits, zp, 0);
+            scale_bits, zp, divide);
       else
         ctx.table.f32[(uint8_t) k] = sima_dequant_f32_bits ((int8_t) k,
-            scale_bits, zp, 0);
+            scale_bits, zp, divide);
     }
     {
       float zf = (float) sima_round_int_to_binary32 (zp);
@@ -359,9 +374,9 @@ sweep_unpack (const Leaf *leaf, uint64_t *cases, uint64_t seed)
     if (memcmp (a, b, out_bytes) != 0) {
       if (bad++ < 5)
         tap_diag ("%s: C=%lld stored=%lld pixels=%lld ps=%lld cs=%lld "
-            "differs from the reference", leaf->name, (long long) channels,
-            (long long) stored, (long long) pixels, (long long) ps,
-            (long long) cs);
+            "rows=%lld divide=%d differs from the reference", leaf->name,
+            (long long) channels, (long long) stored, (long long) pixels,
+            (long long) ps, (long long) cs, (long long) rows, divide);
     }
     (*cases)++;
   }
@@ -378,32 +393,41 @@ main (void)
 #if defined(__x86_64__) || defined(__i386__)
 #define AVX2 SIMA_ISA_AVX2 | SIMA_ISA_F16C
     {"quant_f32_avx2", QUANT, SIMA_DTYPE_FLOAT32, sima_quant_pixels_f32_avx2,
-        sima_quant_pixels_f32_c, NULL, NULL, AVX2},
+        sima_quant_pixels_f32_c, NULL, NULL, AVX2, 0},
     {"quant_f16_avx2", QUANT, SIMA_DTYPE_FLOAT16, sima_quant_pixels_f16_avx2,
-        sima_quant_pixels_f16_c, NULL, NULL, AVX2},
+        sima_quant_pixels_f16_c, NULL, NULL, AVX2, 0},
     {"quant_bf16_avx2", QUANT, SIMA_DTYPE_BFLOAT16,
         sima_quant_pixels_bf16_avx2, sima_quant_pixels_bf16_c, NULL, NULL,
-        AVX2},
+        AVX2, 0},
     {"quant_u8_avx2", QUANT, SIMA_DTYPE_UINT8, sima_quant_pixels_u8_avx2,
-        sima_quant_pixels_u8_c, NULL, NULL, AVX2},
+        sima_quant_pixels_u8_c, NULL, NULL, AVX2, 0},
     {"cast_f32_avx2", CAST, SIMA_DTYPE_FLOAT32, sima_cast_pixels_f32_avx2,
-        sima_cast_pixels_f32_c, NULL, NULL, AVX2},
+        sima_cast_pixels_f32_c, NULL, NULL, AVX2, 0},
     {"cast_f16_avx2", CAST, SIMA_DTYPE_FLOAT16, sima_cast_pixels_f16_avx2,
-        sima_cast_pixels_f16_c, NULL, NULL, AVX2},
+        sima_cast_pixels_f16_c, NULL, NULL, AVX2, 0},
     {"cast_bf16_avx2", CAST, SIMA_DTYPE_BFLOAT16, sima_cast_pixels_bf16_avx2,
-        sima_cast_pixels_bf16_c, NULL, NULL, AVX2},
+        sima_cast_pixels_bf16_c, NULL, NULL, AVX2, 0},
     {"cast_u8_avx2", CAST, SIMA_DTYPE_UINT8, sima_cast_pixels_u8_avx2,
-        sima_cast_pixels_u8_c, NULL, NULL, AVX2},
+        sima_cast_pixels_u8_c, NULL, NULL, AVX2, 0},
     {"dequant_f32_avx2", DEQUANT, SIMA_DTYPE_FLOAT32, NULL, NULL,
-        sima_dequant_pixels_f32_avx2, sima_dequant_pixels_f32_c, AVX2},
+        sima_dequant_pixels_f32_avx2, sima_dequant_pixels_f32_c, AVX2, 0},
     {"dequant_bf16_avx2", DEQUANT, SIMA_DTYPE_BFLOAT16, NULL, NULL,
-        sima_dequant_pixels_bf16_avx2, sima_dequant_pixels_bf16_c, AVX2},
+        sima_dequant_pixels_bf16_avx2, sima_dequant_pixels_bf16_c, AVX2, 0},
     {"detess_cast_f32_avx2", DETESS_CAST, SIMA_DTYPE_FLOAT32, NULL, NULL,
         sima_detess_cast_pixels_f32_avx2, sima_detess_cast_pixels_f32_c,
-        AVX2},
+        AVX2, 0},
     {"detess_cast_bf16_avx2", DETESS_CAST, SIMA_DTYPE_BFLOAT16, NULL, NULL,
         sima_detess_cast_pixels_bf16_avx2, sima_detess_cast_pixels_bf16_c,
-        AVX2},
+        AVX2, 0},
+#if defined(__x86_64__)
+#define AVX512 SIMA_ISA_AVX512 | SIMA_ISA_AVX2 | SIMA_ISA_F16C
+    {"dequant_f32_avx512", DEQUANT, SIMA_DTYPE_FLOAT32, NULL, NULL,
+        sima_dequant_pixels_f32_avx512, sima_dequant_pixels_f32_c, AVX512, 1},
+    {"dequant_bf16_avx512", DEQUANT, SIMA_DTYPE_BFLOAT16, NULL, NULL,
+        sima_dequant_pixels_bf16_avx512, sima_dequant_pixels_bf16_c, AVX512,
+        1},
+#undef AVX512
+#endif
 #undef AVX2
 #if defined(__x86_64__)
 #define AVX512 SIMA_ISA_AVX512 | SIMA_ISA_AVX2 | SIMA_ISA_F16C
@@ -460,36 +484,36 @@ main (void)
 #endif
 #if defined(__aarch64__)
     {"quant_f32_neon", QUANT, SIMA_DTYPE_FLOAT32, sima_quant_pixels_f32_neon,
-        sima_quant_pixels_f32_c, NULL, NULL, SIMA_ISA_NEON},
+        sima_quant_pixels_f32_c, NULL, NULL, SIMA_ISA_NEON, 0},
     {"quant_f16_neon", QUANT, SIMA_DTYPE_FLOAT16, sima_quant_pixels_f16_neon,
-        sima_quant_pixels_f16_c, NULL, NULL, SIMA_ISA_NEON},
+        sima_quant_pixels_f16_c, NULL, NULL, SIMA_ISA_NEON, 0},
     {"quant_bf16_neon", QUANT, SIMA_DTYPE_BFLOAT16,
         sima_quant_pixels_bf16_neon, sima_quant_pixels_bf16_c, NULL, NULL,
-        SIMA_ISA_NEON},
+        SIMA_ISA_NEON, 0},
     {"quant_u8_neon", QUANT, SIMA_DTYPE_UINT8, sima_quant_pixels_u8_neon,
-        sima_quant_pixels_u8_c, NULL, NULL, SIMA_ISA_NEON},
+        sima_quant_pixels_u8_c, NULL, NULL, SIMA_ISA_NEON, 0},
     {"cast_f32_neon", CAST, SIMA_DTYPE_FLOAT32, sima_cast_pixels_f32_neon,
-        sima_cast_pixels_f32_c, NULL, NULL, SIMA_ISA_NEON},
+        sima_cast_pixels_f32_c, NULL, NULL, SIMA_ISA_NEON, 0},
     {"cast_f16_neon", CAST, SIMA_DTYPE_FLOAT16, sima_cast_pixels_f16_neon,
-        sima_cast_pixels_f16_c, NULL, NULL, SIMA_ISA_NEON},
+        sima_cast_pixels_f16_c, NULL, NULL, SIMA_ISA_NEON, 0},
     {"cast_bf16_neon", CAST, SIMA_DTYPE_BFLOAT16, sima_cast_pixels_bf16_neon,
-        sima_cast_pixels_bf16_c, NULL, NULL, SIMA_ISA_NEON},
+        sima_cast_pixels_bf16_c, NULL, NULL, SIMA_ISA_NEON, 0},
     {"cast_u8_neon", CAST, SIMA_DTYPE_UINT8, sima_cast_pixels_u8_neon,
-        sima_cast_pixels_u8_c, NULL, NULL, SIMA_ISA_NEON},
+        sima_cast_pixels_u8_c, NULL, NULL, SIMA_ISA_NEON, 0},
     {"dequant_f32_neon", DEQUANT, SIMA_DTYPE_FLOAT32, NULL, NULL,
         sima_dequant_pixels_f32_neon, sima_dequant_pixels_f32_c,
-        SIMA_ISA_NEON},
+        SIMA_ISA_NEON, 1},
     {"dequant_bf16_neon", DEQUANT, SIMA_DTYPE_BFLOAT16, NULL, NULL,
         sima_dequant_pixels_bf16_neon, sima_dequant_pixels_bf16_c,
-        SIMA_ISA_NEON},
+        SIMA_ISA_NEON, 1},
     {"detess_cast_f32_neon", DETESS_CAST, SIMA_DTYPE_FLOAT32, NULL, NULL,
         sima_detess_cast_pixels_f32_neon, sima_detess_cast_pixels_f32_c,
-        SIMA_ISA_NEON},
+        SIMA_ISA_NEON, 0},
     {"detess_cast_bf16_neon", DETESS_CAST, SIMA_DTYPE_BFLOAT16, NULL, NULL,
         sima_detess_cast_pixels_bf16_neon, sima_detess_cast_pixels_bf16_c,
-        SIMA_ISA_NEON},
+        SIMA_ISA_NEON, 0},
 #endif
-    {NULL, QUANT, 0, NULL, NULL, NULL, NULL, 0}
+    {NULL, QUANT, 0, NULL, NULL, NULL, NULL, 0, 0}
   };
   unsigned isas = sima_cpu_isas ();
   size_t i;
@@ -563,6 +587,46 @@ main (void)
     tap_ok (bad == 0, "%s: %llu calls of 1-3 rows at page ends, %llu differ "
         "from the scalar reference", leaves[i].name, (unsigned long long) cases,
         (unsigned long long) bad);
+  }
+  {
+    /* the DetessDequant select: the table SIMD leaf for both conventions
+     * where the CPU has one (and SIMA_KERNELS_DISABLE leaves it), else
+     * the AVX2 lanes leaf for multiply only, else the scalar table */
+    SimaA65UnpackFn want[2][2];   /* [bf16][lanes] */
+    int b, l, ok = 1;
+    for (b = 0; b < 2; b++)
+      for (l = 0; l < 2; l++)
+        want[b][l] = b ? sima_dequant_pixels_bf16_c
+            : sima_dequant_pixels_f32_c;
+#if defined(__x86_64__) || defined(__i386__)
+    if ((isas & (SIMA_ISA_AVX2 | SIMA_ISA_F16C)) == (SIMA_ISA_AVX2
+            | SIMA_ISA_F16C)) {
+      want[0][1] = sima_dequant_pixels_f32_avx2;
+      want[1][1] = sima_dequant_pixels_bf16_avx2;
+    }
+#endif
+#if defined(__x86_64__)
+    if ((isas & (SIMA_ISA_AVX512 | SIMA_ISA_AVX2 | SIMA_ISA_F16C))
+        == (SIMA_ISA_AVX512 | SIMA_ISA_AVX2 | SIMA_ISA_F16C))
+      for (l = 0; l < 2; l++) {
+        want[0][l] = sima_dequant_pixels_f32_avx512;
+        want[1][l] = sima_dequant_pixels_bf16_avx512;
+      }
+#endif
+#if defined(__aarch64__)
+    if (isas & SIMA_ISA_NEON)
+      for (l = 0; l < 2; l++) {
+        want[0][l] = sima_dequant_pixels_f32_neon;
+        want[1][l] = sima_dequant_pixels_bf16_neon;
+      }
+#endif
+    for (b = 0; b < 2; b++)
+      for (l = 0; l < 2; l++)
+        ok &= sima_dequant_pixels_select (b ? SIMA_DTYPE_BFLOAT16
+            : SIMA_DTYPE_FLOAT32, l) == want[b][l];
+    tap_ok (ok && sima_dequant_pixels_select (SIMA_DTYPE_INT8, 1) == NULL,
+        "DetessDequant select: the leaf the ISA set (0x%x) calls for, for "
+        "both dtypes and conventions", isas);
   }
 #if defined(__x86_64__) || defined(__i386__)
   {

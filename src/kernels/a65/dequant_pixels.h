@@ -31,7 +31,20 @@ void sima_dequant_pixels_bf16_avx2 (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t rows,
     int64_t row_stride);
 
-/* dequant_pixels_neon.c (AArch64): the same bytes, computed in lanes. */
+/* dequant_pixels_avx512.c (x86-64; needs AVX-512 F/BW/VL/VBMI): the
+ * same bytes, the table looked up in vectors (VPERMI2B on byte planes), so
+ * exact for both conventions. */
+void sima_dequant_pixels_f32_avx512 (const void *ctx, const uint8_t *src,
+    int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
+    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
+    int64_t row_stride);
+void sima_dequant_pixels_bf16_avx512 (const void *ctx, const uint8_t *src,
+    int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
+    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
+    int64_t row_stride);
+
+/* dequant_pixels_neon.c (AArch64): the same bytes, the table looked up in
+ * vectors (TBL/TBX on byte planes), so exact for both conventions. */
 void sima_dequant_pixels_f32_neon (const void *ctx, const uint8_t *src,
     int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
     int64_t pixel_stride, int64_t channel_stride, int64_t rows,
@@ -41,9 +54,11 @@ void sima_dequant_pixels_bf16_neon (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t rows,
     int64_t row_stride);
 
-/* The leaf for an output dtype (float32 or bfloat16) on this CPU. The SIMD
- * leaves compute the multiply stage in lanes; with lanes == 0 (the divide
- * convention, which they do not implement) the table leaf is returned. */
+/* The leaf for an output dtype (float32 or bfloat16) on this CPU (NULL
+ * for another dtype). The table SIMD leaves (AVX-512, NEON) serve both
+ * conventions; without them the AVX2 leaves compute the multiply stage in
+ * lanes (lanes != 0), and the divide convention (lanes == 0), which they
+ * do not implement, gets the scalar table leaf. */
 SimaA65UnpackFn sima_dequant_pixels_select (int dtype, int lanes);
 
 #endif /* SIMA_KERNELS_A65_DEQUANT_PIXELS_H */

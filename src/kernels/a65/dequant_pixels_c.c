@@ -35,19 +35,28 @@
 SIMA_DEQUANT_C_LEAF (sima_dequant_pixels_f32_c, uint32_t, sima_store_u32)
 SIMA_DEQUANT_C_LEAF (sima_dequant_pixels_bf16_c, uint16_t, sima_store_u16)
 
-/* Runtime dispatch, once per plan: later ISAs win, unless the plan's stages
- * are not the ones the lanes compute (lanes == 0): then the exact table. */
+/* Runtime dispatch, once per plan. The table SIMD leaves read the same
+ * exact table as the scalar ones, so they serve both conventions and win
+ * where the CPU has them; otherwise the AVX2 lanes leaf for the multiply
+ * convention (lanes != 0) and the scalar table for the divide one, which
+ * a multiply in lanes cannot reproduce. */
 SimaA65UnpackFn
 sima_dequant_pixels_select (int dtype, int lanes)
 {
-  switch (dtype) {
-    case SIMA_DTYPE_FLOAT32:
-      return lanes ? SIMA_LEAF_FOR_CPU (sima_dequant_pixels_f32)
-          : sima_dequant_pixels_f32_c;
-    case SIMA_DTYPE_BFLOAT16:
-      return lanes ? SIMA_LEAF_FOR_CPU (sima_dequant_pixels_bf16)
-          : sima_dequant_pixels_bf16_c;
-    default:
-      return NULL;
-  }
+  const int bf16 = dtype == SIMA_DTYPE_BFLOAT16;
+  SimaA65UnpackFn c, table;
+
+  if (dtype != SIMA_DTYPE_FLOAT32 && !bf16)
+    return NULL;
+  c = bf16 ? sima_dequant_pixels_bf16_c : sima_dequant_pixels_f32_c;
+  table = SIMA_IF_NEON (bf16 ? sima_dequant_pixels_bf16_neon
+      : sima_dequant_pixels_f32_neon, SIMA_IF_AVX512 (bf16
+          ? sima_dequant_pixels_bf16_avx512 : sima_dequant_pixels_f32_avx512,
+          (SimaA65UnpackFn) NULL));
+  if (table != NULL)
+    return table;
+  if (!lanes)
+    return c;
+  return SIMA_IF_AVX2 (bf16 ? sima_dequant_pixels_bf16_avx2
+      : sima_dequant_pixels_f32_avx2, c);
 }

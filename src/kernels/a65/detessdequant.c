@@ -2,9 +2,12 @@
 /*
  * DetessDequant on the A65: a table of the 256 possible results, built once
  * with exact integer arithmetic, and the shared tile walk (tile_walk.c)
- * scattering each row of tile pixels into the output view. The divide
- * convention always reads the table: the SIMD leaves compute the multiply
- * stage in lanes, and a multiply by a reciprocal is not the division.
+ * scattering each row of tile pixels into the output view. Every leaf of
+ * the divide convention reads the table (a multiply by a reciprocal is not
+ * the division): the AVX-512 and NEON ones look it up in vectors for both
+ * conventions, the AVX2 ones compute the multiply stage in lanes, so on
+ * AVX2-only CPUs the divide convention gets the scalar table leaf
+ * (sima_dequant_pixels_select).
  */
 #include <simaai/kernels/a65/detessdequant.h>
 

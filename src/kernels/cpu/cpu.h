@@ -21,9 +21,9 @@ enum {
   SIMA_ISA_NEON = 1u << 3,
   /* AVX-512 F, BW, VL and VBMI together, with the OS saving ZMM state
    * (XCR0 opmask and ZMM bits). Detected and maskable; leaves are built
-   * for x86-64 (SIMA_HAVE_AVX512: QuantTess and CastTess packs so far,
-   * src/kernels/meson.build lists them), and SIMA_IF_AVX512 picks them
-   * only together with AVX2 and F16C. */
+   * for x86-64 (SIMA_HAVE_AVX512: QuantTess and CastTess packs and the
+   * DetessDequant table leaves, src/kernels/meson.build lists them), and
+   * SIMA_IF_AVX512 picks them only together with AVX2 and F16C. */
   SIMA_ISA_AVX512 = 1u << 4,
   /* Non-temporal stores (sima_cpu_stream_bytes): every x86 CPU the
    * streaming leaves run on has them; a bit so that "stream" masks them. */
