@@ -55,10 +55,12 @@ void sima_dequant_pixels_bf16_neon (const void *ctx, const uint8_t *src,
     int64_t row_stride);
 
 /* The leaf for an output dtype (float32 or bfloat16) on this CPU (NULL
- * for another dtype). The table SIMD leaves (AVX-512, NEON) serve both
- * conventions; without them the AVX2 leaves compute the multiply stage in
- * lanes (lanes != 0), and the divide convention (lanes == 0), which they
- * do not implement, gets the scalar table leaf. */
+ * for another dtype). The table SIMD leaves serve both conventions: NEON
+ * always, AVX-512 for BF16 and the FP32 divide convention (lanes == 0);
+ * the AVX2 leaves compute the multiply stage in lanes (lanes != 0; FP32
+ * multiply keeps them on AVX-512 CPUs, they are faster there), and
+ * without a table SIMD leaf the divide convention, which lanes do not
+ * implement, gets the scalar table leaf. */
 SimaA65UnpackFn sima_dequant_pixels_select (int dtype, int lanes);
 
 #endif /* SIMA_KERNELS_A65_DEQUANT_PIXELS_H */

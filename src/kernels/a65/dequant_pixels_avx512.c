@@ -16,13 +16,12 @@
  * hold consecutive results: out[k] = results 16k..16k+15 (FP32) or
  * 32k..32k+31 (BF16).
  *
- * The shapes are those of dequant_rows.h (the lane leaves' driver), with a
- * 64-value step instead of a 16-value one, which is why the driver is
- * written here: 16-channel runs take four pixels per lookup, contiguous
- * rows (stored == channels) 64 values per lookup whatever the channel
- * count, RGB rows from pad16 slots 16 pixels (4 loads, one gather) per
- * lookup, other channel runs of 8 or more 64 values of one pixel at a
- * time; everything else goes to the scalar reference. Tails use masked
+ * The shapes (dequant_table_rows.h, shared with the NEON table leaves):
+ * contiguous rows (stored == channels) 64 values per lookup whatever the
+ * channel count, 16-channel runs four pixels per lookup, RGB rows from
+ * pad16 slots 16 pixels (4 loads, one gather) per lookup, other channel
+ * runs of 8 or more 64 values of one pixel at a time; everything else
+ * goes to the scalar reference. Tails use masked
  * loads and stores (fault-suppressing): no byte outside a row's input or
  * its view elements is touched. test_simd_leaves compares it with the
  * scalar leaf at page ends, for tables of both conventions.
@@ -85,7 +84,7 @@ load64 (const uint8_t *p)
   return _mm512_loadu_si512 ((const void *) p);
 }
 
-/* The first n of 64 bytes (n may exceed 64). */
+/* The first n of 64 bytes (n may exceed 64, or be 0 or less). */
 SIMA_INLINE __mmask64
 first_bytes (int64_t n)
 {
@@ -97,6 +96,15 @@ SIMA_INLINE __m512i
 load_n (const uint8_t *p, int64_t n)
 {
   return n >= 64 ? load64 (p) : _mm512_maskz_loadu_epi8 (first_bytes (n), p);
+}
+
+/* The same for the k-th 64 bytes at p: no address past the n bytes is
+ * formed when that part is empty (a pointer beyond its object). */
+SIMA_INLINE __m512i
+load_part (const uint8_t *p, int k, int64_t n)
+{
+  return n > 64 * k ? load_n (p + 64 * k, n - 64 * k)
+      : _mm512_setzero_si512 ();
 }
 
 /* Once per call: the table as byte planes (the table is the first member
@@ -256,9 +264,8 @@ deq_rgb16_row (const Planes *P, const uint8_t *s, int64_t pixels,
     const uint8_t *q = s + 16 * px;
     const int64_t n = pixels - px < 16 ? pixels - px : 16;
     const int64_t bytes = 16 * n;
-    __m512i a = load_n (q, bytes), b = load_n (q + 64, bytes - 64);
-    __m512i c = load_n (q + 128, bytes - 128);
-    __m512i e = load_n (q + 192, bytes - 192);
+    __m512i a = load_part (q, 0, bytes), b = load_part (q, 1, bytes);
+    __m512i c = load_part (q, 2, bytes), e = load_part (q, 3, bytes);
     __m512i v = _mm512_mask_blend_epi8 (top, _mm512_permutex2var_epi8 (a,
             gather, b), _mm512_permutex2var_epi8 (c, gather, e));
     lookup_ordered (P, v, bf16, out);
@@ -266,52 +273,7 @@ deq_rgb16_row (const Planes *P, const uint8_t *s, int64_t pixels,
   }
 }
 
-SIMA_INLINE void
-dequant_rows_avx512 (const SimaA65DequantCtx *ctx, const uint8_t *src,
-    int64_t pixels, int64_t channels, int64_t stored, uint8_t *dst,
-    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
-    int64_t row_stride, int bf16)
-{
-  const int64_t esize = bf16 ? 2 : 4;
-  const int dense = channel_stride == esize
-      && pixel_stride == channels * esize;
-  const Planes P = split_planes (ctx, bf16);
-  int64_t r, px;
+#include "dequant_table_rows.h"
 
-  for (r = 0; r < rows; r++, src += pixels * stored, dst += row_stride) {
-    if (dense && stored == channels) {
-      deq_run (&P, src, pixels * channels, dst, bf16);
-    } else if (channel_stride == esize && channels == 16 && stored == 16) {
-      deq_c16_row (&P, src, pixels, dst, pixel_stride, bf16);
-    } else if (dense && channels >= 3 && channels <= 4 && stored == 16) {
-      deq_rgb16_row (&P, src, pixels, channels, dst, bf16);
-    } else if (channel_stride == esize && channels >= 8) {
-      for (px = 0; px < pixels; px++)
-        deq_run (&P, src + px * stored, channels, dst + px * pixel_stride,
-            bf16);
-    } else {
-      sima_dequant_pixels_fallback (ctx, src, pixels, channels, stored, dst,
-          pixel_stride, channel_stride, bf16);
-    }
-  }
-}
-
-void
-sima_dequant_pixels_f32_avx512 (const void *ctx, const uint8_t *src,
-    int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
-    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
-    int64_t row_stride)
-{
-  dequant_rows_avx512 (ctx, src, pixels, channels, stored_channels, dst,
-      pixel_stride, channel_stride, rows, row_stride, 0);
-}
-
-void
-sima_dequant_pixels_bf16_avx512 (const void *ctx, const uint8_t *src,
-    int64_t pixels, int64_t channels, int64_t stored_channels, uint8_t *dst,
-    int64_t pixel_stride, int64_t channel_stride, int64_t rows,
-    int64_t row_stride)
-{
-  dequant_rows_avx512 (ctx, src, pixels, channels, stored_channels, dst,
-      pixel_stride, channel_stride, rows, row_stride, 1);
-}
+SIMA_DEQUANT_TABLE_LEAF (sima_dequant_pixels_f32_avx512, 0)
+SIMA_DEQUANT_TABLE_LEAF (sima_dequant_pixels_bf16_avx512, 1)

@@ -4,10 +4,10 @@
  * with exact integer arithmetic, and the shared tile walk (tile_walk.c)
  * scattering each row of tile pixels into the output view. Every leaf of
  * the divide convention reads the table (a multiply by a reciprocal is not
- * the division): the AVX-512 and NEON ones look it up in vectors for both
- * conventions, the AVX2 ones compute the multiply stage in lanes, so on
- * AVX2-only CPUs the divide convention gets the scalar table leaf
- * (sima_dequant_pixels_select).
+ * the division): the AVX-512 and NEON ones look it up in vectors, the AVX2
+ * ones compute the multiply stage in lanes, so on AVX2-only CPUs the
+ * divide convention gets the scalar table leaf (sima_dequant_pixels_select
+ * says which leaf serves what).
  */
 #include <simaai/kernels/a65/detessdequant.h>
 
