@@ -40,9 +40,9 @@ SIMA_DEQUANT_C_LEAF (sima_dequant_pixels_bf16_c, uint16_t, sima_store_u16)
  * always, AVX-512 for BF16 and for the FP32 divide convention. The FP32
  * multiply stage is cheaper in AVX2 lanes than the AVX-512 lookup (four
  * planes, 17 shuffles per 64 values, against one widening per 8 values and
- * no rounding to do; measured on a Zen 5 class CPU with
- * sima-kernels-bench: 47 vs 56 us at RGB 224, 25 vs 32 us compact C64), so
- * it keeps them. A multiply in lanes cannot reproduce the division: on
+ * no rounding to do; sima-kernels-bench, medians of three alternating runs
+ * on an AVX-512 VBMI Xeon at 2.6 GHz: 47 vs 56 us at RGB 224, 25 vs 32 us
+ * for compact C64), so it keeps them. A multiply in lanes cannot reproduce the division: on
  * AVX2-only CPUs the divide convention gets the scalar table. */
 SimaA65UnpackFn
 sima_dequant_pixels_select (int dtype, int lanes)
