@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "check_util.h"
+#include "gstsimacaps.h"
 
 #define FLOAT_IN(shape) TENSOR ",dtype=float32,shape=(int)<" shape ">," \
   "layout=contiguous"
@@ -179,6 +180,98 @@ GST_START_TEST (test_same_bytes)
     gst_buffer_unref (in[s]);
     gst_buffer_unref (want[s]);
   }
+}
+GST_END_TEST;
+
+/* Tensor sets: each member is split over the threads in turn (YOLO-like
+ * heads for the detilers, two float members for the converters). */
+static const struct
+{
+  const gchar *element, *in, *out;
+  gboolean floats;
+} sets[4] = {
+  {"simaquanttess multiplier=64", TENSOR ",representation=tensor-set,"
+        "dtype=float32,layout=contiguous,shape=(int)<<120,160,3>,<40,40,20>>",
+        TENSOR ",representation=tensor-set,dtype=int8,layout=mla-tiled,"
+        "tile-axes=(int)<-1,0,1,2>,tile-shape=(int)<<1,8,16,16>,<1,2,4,16>>,"
+      "channels=pad16", TRUE},
+  {"simacasttess", TENSOR ",representation=tensor-set,dtype=float32,"
+        "layout=contiguous,shape=(int)<<120,160,3>,<40,40,20>>",
+        TENSOR ",representation=tensor-set,dtype=bfloat16,layout=mla-tiled,"
+        "tile-axes=(int)<-1,0,1,2>,tile-shape=(int)<<1,8,16,16>,<1,2,4,16>>,"
+      "channels=pad16", TRUE},
+  {"simadetessdequant scale=0.0625", TENSOR ",representation=tensor-set,"
+        "dtype=int8,layout=mla-tiled,channels=pad16,tile-axes=(int)<-1,0,1,2>,"
+        "shape=(int)<<80,80,64>,<40,40,64>,<20,20,80>>,"
+        "tile-shape=(int)<<1,1,80,64>,<1,1,40,64>,<1,1,20,80>>",
+      TENSOR ",representation=tensor-set,dtype=float32,layout=contiguous",
+      FALSE},
+  {"simadetesscast", TENSOR ",representation=tensor-set,dtype=bfloat16,"
+        "layout=mla-tiled,channels=pad16,tile-axes=(int)<-1,0,1,2>,"
+        "shape=(int)<<80,80,64>,<40,40,64>,<20,20,80>>,"
+        "tile-shape=(int)<<1,1,80,64>,<1,1,40,64>,<1,1,20,80>>",
+      TENSOR ",representation=tensor-set,dtype=float32,layout=contiguous",
+      FALSE},
+};
+
+static GstBuffer *
+set_output (guint op, guint threads, GstBuffer * in)
+{
+  gchar *desc = g_strdup_printf ("%s backend=a65 threads=%u",
+      sets[op].element, threads);
+  GstBuffer *out;
+  CheckHarness c;
+  gchar *err;
+
+  check_harness_new (&c, desc, sets[op].in, sets[op].out);
+  out = gst_harness_push_and_pull (c.h, gst_buffer_ref (in));
+  err = check_pop_message (&c, GST_MESSAGE_ERROR);
+  fail_unless (out != NULL, "%s: no output: %s", desc, err);
+  g_free (err);
+  check_harness_free (&c);
+  g_free (desc);
+  return out;
+}
+
+GST_START_TEST (test_set_same_bytes)
+{
+  GstCaps *caps = gst_caps_from_string (sets[__i__].in);
+  GstBuffer *in, *want, *out;
+  gchar *error = NULL;
+  guint64 bytes;
+  GstMapInfo map;
+  gsize i;
+
+  fail_unless (gst_sima_caps_required_bytes (caps, &bytes, &error), "%s",
+      error);
+  gst_caps_unref (caps);
+  in = check_random_buffer (bytes, 50);
+  if (sets[__i__].floats) {
+    /* finite values in [-2, 2): the bytes of random floats hold NaNs */
+    gst_buffer_map (in, &map, GST_MAP_READWRITE);
+    for (i = 0; i + 4 <= map.size; i += 4) {
+      gfloat f = (gfloat) ((gint) (map.data[i] | (map.data[i + 1] << 8))
+          - 32768) / 16384.0f;
+      memcpy (map.data + i, &f, 4);
+    }
+    gst_buffer_unmap (in, &map);
+  }
+  want = set_output (__i__, 1, in);
+  fail_unless (gst_buffer_map (want, &map, GST_MAP_READ));
+  for (i = 0; i < map.size && map.data[i] == 0; i++);
+  fail_unless (i < map.size, "%s: threads=1 wrote only zeros",
+      sets[__i__].element);
+  gst_buffer_unmap (want, &map);
+  out = set_output (__i__, 2, in);
+  fail_unless (check_buffers_equal (want, out), "%s: set, threads=2 differs",
+      sets[__i__].element);
+  gst_buffer_unref (out);
+  out = set_output (__i__, 0, in);
+  fail_unless (check_buffers_equal (want, out), "%s: set, threads=0 differs",
+      sets[__i__].element);
+  gst_buffer_unref (out);
+  gst_buffer_unref (want);
+  gst_buffer_unref (in);
 }
 GST_END_TEST;
 
@@ -671,6 +764,7 @@ threads_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_loop_test (tc, test_property_spec, 0, 4);
   tcase_add_loop_test (tc, test_same_bytes, 0, 4);
+  tcase_add_loop_test (tc, test_set_same_bytes, 0, 4);
   tcase_add_loop_test (tc, test_workers_follow_property, 0, 4);
   tcase_add_loop_test (tc, test_work_is_split, 0, 4);
   tcase_add_loop_test (tc, test_ev74_ignores_threads, 0, 4);
