@@ -35,6 +35,9 @@
  * the casttess, detessdequant and quanttess-numerics tests).
  * Leaves this CPU cannot run (or SIMA_KERNELS_DISABLE masks) are reported
  * as skipped with the reason; the reference is the oracle-checked leaf.
+ * On x86-64 the QuantTess and CastTess dispatch is checked against the
+ * usable ISA set: AVX-512 leaves when usable, AVX2 ones when
+ * SIMA_KERNELS_DISABLE=avx512 masks them, the reference under =all.
  */
 #define _GNU_SOURCE
 #include <simaai/kernels/ops/quanttess.h>
