@@ -734,7 +734,12 @@ print_summary (void)
 
 /* Runs the n variants interleaved, round after round (so that frequency and
  * cache drifts hit all alike), after one warm-up call each (not for a
- * single round); prints and returns their medians and minima. */
+ * single round); prints and returns their medians and minima. In a round
+ * each variant is timed on its second of two calls in a row: every one is
+ * measured in the state its own work leaves (caches, and on Intel the
+ * AVX-512 units, which power down after a pause in wide code and run the
+ * first microseconds of it at a fraction of their rate), not in the state
+ * the variant before it left, which favoured whichever came second. */
 static void
 time_variants (Case *c, int n, const char *const *names, const RunFn *fns,
     int rounds, double *med, double *min)
@@ -751,7 +756,10 @@ time_variants (Case *c, int n, const char *const *names, const RunFn *fns,
   }
   for (r = 0; r < rounds; r++)
     for (v = 0; v < n; v++) {
-      double t0 = now_us ();
+      double t0;
+      if (rounds > 1)
+        fns[v] (c);
+      t0 = now_us ();
       fns[v] (c);
       times[v][r] = now_us () - t0;
     }
