@@ -148,17 +148,36 @@ bytes64_lanes (__m512i a, __m512i b, __m512i c, __m512i d,
           k->zp16), _mm512_adds_epi16 (_mm512_packs_epi32 (c, d), k->zp16));
 }
 
+/* 16 values at each of s, s + step, s + 2 step and s + 3 step -> 64
+ * bytes in that order. */
+SIMA_INLINE __m512i
+quant4x16 (const uint8_t *s, int64_t step, const QuantConst *k,
+    SrcType type, int mode)
+{
+  const __m512i order = _mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13, 2, 6,
+      10, 14, 3, 7, 11, 15);
+  return _mm512_permutexvar_epi32 (order, bytes64_lanes (quant16 (s, k,
+              type, mode, 0xffff), quant16 (s + step, k, type, mode, 0xffff),
+          quant16 (s + 2 * step, k, type, mode, 0xffff), quant16 (s
+              + 3 * step, k, type, mode, 0xffff), k));
+}
+
 /* 64 contiguous values -> 64 bytes in order. */
 SIMA_INLINE __m512i
 quant64 (const uint8_t *src, const QuantConst *k, SrcType type, int mode)
 {
-  const int64_t e16 = 16 * sima_src_size (type);
-  const __m512i order = _mm512_setr_epi32 (0, 4, 8, 12, 1, 5, 9, 13, 2, 6,
-      10, 14, 3, 7, 11, 15);
-  return _mm512_permutexvar_epi32 (order, bytes64_lanes (quant16 (src, k,
-              type, mode, 0xffff), quant16 (src + e16, k, type, mode, 0xffff),
-          quant16 (src + 2 * e16, k, type, mode, 0xffff), quant16 (src
-              + 3 * e16, k, type, mode, 0xffff), k));
+  return quant4x16 (src, 16 * sima_src_size (type), k, type, mode);
+}
+
+/* Four pixels of 16 channels, pixel_stride bytes apart, into 64
+ * contiguous bytes: one store per four C16 slots (quant_rows.h takes this
+ * step where a leaf defines SIMA_QUANT_PIXEL4X16). */
+#define SIMA_QUANT_PIXEL4X16 1
+SIMA_INLINE void
+pixel4x16 (const uint8_t *s, int64_t pixel_stride, const QuantConst *k,
+    SrcType type, int mode, uint8_t *dst)
+{
+  sima_store64 (dst, quant4x16 (s, pixel_stride, k, type, mode));
 }
 
 /* One quant16i result -> 16 bytes with the zero point (the narrowing

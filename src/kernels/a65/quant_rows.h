@@ -8,6 +8,10 @@
  *       16 contiguous RGB pixels into 16 pad16 slots
  *   pixel2x16 (s0, s1, const QuantConst *k, type, mode, dst)
  *       two pixels of 16 channels into 32 contiguous bytes
+ *   and, where it defines SIMA_QUANT_PIXEL4X16,
+ *   pixel4x16 (s, pixel_stride, const QuantConst *k, type, mode, dst)
+ *       four pixels of 16 channels into 64 contiguous bytes (the
+ *       two-pixel step then takes what is left)
  *   quant_run (q, src, n, dst, const QuantConst *k, type, mode)
  *       n contiguous values into n bytes
  *   spread (run, pixels, channels, step, stored, zero_point, dst)
@@ -148,6 +152,11 @@ quant_rows (const void *ctx, const uint8_t *src, int64_t pixel_stride,
       for (; px + 16 <= pixels; px += 16, dst += 16 * 16)
         rgb16_pad16 (src + px * pixel_stride, &k, type, mode, dst);
     } else if (step == 2) {
+#ifdef SIMA_QUANT_PIXEL4X16
+      for (; px + 4 <= pixels; px += 4, dst += 64)
+        pixel4x16 (src + px * pixel_stride, pixel_stride, &k, type, mode,
+            dst);
+#endif
       for (; px + 2 <= pixels; px += 2, dst += 32)
         pixel2x16 (src + px * pixel_stride, src + (px + 1) * pixel_stride, &k,
             type, mode, dst);
