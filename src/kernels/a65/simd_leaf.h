@@ -3,6 +3,7 @@
  * simd_leaf.h - what every per-ISA leaf file shares: the source types, the
  * forced inlining that makes them (and the rounding mode) constants in the
  * vector loops, the BF16 rounding addend in lanes (one per ISA), the
+ * AVX-512 stores and their streaming build (SIMA_LEAF_STREAM), the
  * positions of RGB pixels in 16-byte vectors, the fall-back to the scalar
  * reference for rows no fast path covers, the scalar tails, and the entry
  * points, which hand a call's rows to quant_rows, cast_rows,
