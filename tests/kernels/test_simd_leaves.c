@@ -429,12 +429,6 @@ main (void)
     {"dequant_bf16_avx512", DEQUANT, SIMA_DTYPE_BFLOAT16, NULL, NULL,
         sima_dequant_pixels_bf16_avx512, sima_dequant_pixels_bf16_c, AVX512,
         1},
-    {"dequant_f32_avx512_stream", DEQUANT, SIMA_DTYPE_FLOAT32, NULL, NULL,
-        sima_dequant_pixels_f32_avx512_stream, sima_dequant_pixels_f32_c,
-        AVX512, 1},
-    {"dequant_bf16_avx512_stream", DEQUANT, SIMA_DTYPE_BFLOAT16, NULL, NULL,
-        sima_dequant_pixels_bf16_avx512_stream, sima_dequant_pixels_bf16_c,
-        AVX512, 1},
 #undef AVX512
 #endif
 #undef AVX2
@@ -602,7 +596,7 @@ main (void)
      * where the CPU has one (and SIMA_KERNELS_DISABLE leaves it), except
      * FP32 multiply on AVX-512 CPUs (AVX2 lanes, faster there), else the
      * AVX2 lanes leaf for multiply only, else the scalar table */
-    SimaA65UnpackFn want[2][2], want_stream[2][2];  /* [bf16][lanes] */
+    SimaA65UnpackFn want[2][2];   /* [bf16][lanes] */
     int b, l, ok = 1;
     for (b = 0; b < 2; b++)
       for (l = 0; l < 2; l++)
@@ -629,26 +623,13 @@ main (void)
         want[1][l] = sima_dequant_pixels_bf16_neon;
       }
 #endif
-    /* a streaming output: the streaming table leaf where AVX-512 is,
-     * the same leaves as above elsewhere */
-    memcpy (want_stream, want, sizeof want);
-#if defined(__x86_64__)
-    if ((isas & (SIMA_ISA_AVX512 | SIMA_ISA_AVX2 | SIMA_ISA_F16C))
-        == (SIMA_ISA_AVX512 | SIMA_ISA_AVX2 | SIMA_ISA_F16C))
-      for (l = 0; l < 2; l++) {
-        want_stream[0][l] = sima_dequant_pixels_f32_avx512_stream;
-        want_stream[1][l] = sima_dequant_pixels_bf16_avx512_stream;
-      }
-#endif
     for (b = 0; b < 2; b++)
       for (l = 0; l < 2; l++)
         ok &= sima_dequant_pixels_select (b ? SIMA_DTYPE_BFLOAT16
-            : SIMA_DTYPE_FLOAT32, l, 0) == want[b][l]
-            && sima_dequant_pixels_select (b ? SIMA_DTYPE_BFLOAT16
-            : SIMA_DTYPE_FLOAT32, l, 1) == want_stream[b][l];
-    tap_ok (ok && sima_dequant_pixels_select (SIMA_DTYPE_INT8, 1, 0) == NULL,
+            : SIMA_DTYPE_FLOAT32, l) == want[b][l];
+    tap_ok (ok && sima_dequant_pixels_select (SIMA_DTYPE_INT8, 1) == NULL,
         "DetessDequant select: the leaf the ISA set (0x%x) calls for, for "
-        "both dtypes and conventions, streaming or not", isas);
+        "both dtypes and conventions", isas);
   }
 #if defined(__x86_64__) || defined(__i386__)
   {

@@ -43,17 +43,6 @@ void sima_dequant_pixels_bf16_avx512 (const void *ctx, const uint8_t *src,
     int64_t pixel_stride, int64_t channel_stride, int64_t rows,
     int64_t row_stride);
 
-/* The same file built again with -DSIMA_LEAF_STREAM (simd_leaf.h): the
- * same bytes, whole aligned vectors written with non-temporal stores. */
-void sima_dequant_pixels_f32_avx512_stream (const void *ctx,
-    const uint8_t *src, int64_t pixels, int64_t channels,
-    int64_t stored_channels, uint8_t *dst, int64_t pixel_stride,
-    int64_t channel_stride, int64_t rows, int64_t row_stride);
-void sima_dequant_pixels_bf16_avx512_stream (const void *ctx,
-    const uint8_t *src, int64_t pixels, int64_t channels,
-    int64_t stored_channels, uint8_t *dst, int64_t pixel_stride,
-    int64_t channel_stride, int64_t rows, int64_t row_stride);
-
 /* dequant_pixels_neon.c (AArch64): the same bytes, the table looked up in
  * vectors (TBL/TBX on byte planes), so exact for both conventions. */
 void sima_dequant_pixels_f32_neon (const void *ctx, const uint8_t *src,
@@ -71,11 +60,7 @@ void sima_dequant_pixels_bf16_neon (const void *ctx, const uint8_t *src,
  * the AVX2 leaves compute the multiply stage in lanes (lanes != 0; FP32
  * multiply keeps them on AVX-512 CPUs, they are faster there), and
  * without a table SIMD leaf the divide convention, which lanes do not
- * implement, gets the scalar table leaf. A streaming output (`stream`,
- * sima_cpu_streams) takes the streaming build of the AVX-512 table leaf
- * for both dtypes and conventions: there the stores, not the lookups,
- * decide. */
-SimaA65UnpackFn sima_dequant_pixels_select (int dtype, int lanes,
-    int stream);
+ * implement, gets the scalar table leaf. */
+SimaA65UnpackFn sima_dequant_pixels_select (int dtype, int lanes);
 
 #endif /* SIMA_KERNELS_A65_DEQUANT_PIXELS_H */

@@ -192,9 +192,9 @@ store_n (uint8_t *d, const __m512i out[4], int64_t n, int bf16)
 
   for (k = 0; k < (bf16 ? 2 : 4); k++) {
     const int64_t left = n - per * k;
-    uint8_t *p = d + 64 * k;
+    void *p = d + 64 * k;
     if (left >= per)
-      sima_store64 (p, out[k]);
+      _mm512_storeu_si512 (p, out[k]);
     else if (left > 0 && bf16)
       _mm512_mask_storeu_epi16 (p, (__mmask32) (((uint64_t) 1 << left) - 1),
           out[k]);
@@ -236,12 +236,12 @@ deq_c16_row (const Planes *P, const uint8_t *s, int64_t pixels, uint8_t *d,
     const int64_t n = pixels - px < 4 ? pixels - px : 4;
     lookup64 (P, load_n (s + 16 * px, 16 * n), bf16, out);
     for (k = 0; k < n; k++) {
-      uint8_t *p = d + (px + k) * pixel_stride;
+      void *p = d + (px + k) * pixel_stride;
       if (bf16)
-        sima_store32 (p, k & 1 ? _mm512_extracti64x4_epi64 (out[k / 2], 1)
-            : _mm512_castsi512_si256 (out[k / 2]));
+        _mm256_storeu_si256 (p, k & 1 ? _mm512_extracti64x4_epi64 (out[k / 2],
+                1) : _mm512_castsi512_si256 (out[k / 2]));
       else
-        sima_store64 (p, out[k]);
+        _mm512_storeu_si512 (p, out[k]);
     }
   }
 }
@@ -275,5 +275,5 @@ deq_rgb16_row (const Planes *P, const uint8_t *s, int64_t pixels,
 
 #include "dequant_table_rows.h"
 
-SIMA_DEQUANT_TABLE_LEAF (SIMA_LEAF_NAME (sima_dequant_pixels_f32_avx512), 0)
-SIMA_DEQUANT_TABLE_LEAF (SIMA_LEAF_NAME (sima_dequant_pixels_bf16_avx512), 1)
+SIMA_DEQUANT_TABLE_LEAF (sima_dequant_pixels_f32_avx512, 0)
+SIMA_DEQUANT_TABLE_LEAF (sima_dequant_pixels_bf16_avx512, 1)

@@ -42,12 +42,10 @@ SIMA_DEQUANT_C_LEAF (sima_dequant_pixels_bf16_c, uint16_t, sima_store_u16)
  * planes, 17 shuffles per 64 values, against one widening per 8 values and
  * no rounding to do; sima-kernels-bench, medians of three alternating runs
  * on an AVX-512 VBMI Xeon at 2.6 GHz: 47 vs 56 us at RGB 224, 25 vs 32 us
- * for compact C64), so it keeps them, except for streaming outputs, where
- * the stores decide and the streaming table leaf wins. A multiply in lanes
- * cannot reproduce the division: on AVX2-only CPUs the divide convention
- * gets the scalar table. */
+ * for compact C64), so it keeps them. A multiply in lanes cannot reproduce the division: on
+ * AVX2-only CPUs the divide convention gets the scalar table. */
 SimaA65UnpackFn
-sima_dequant_pixels_select (int dtype, int lanes, int stream)
+sima_dequant_pixels_select (int dtype, int lanes)
 {
   const int bf16 = dtype == SIMA_DTYPE_BFLOAT16;
   SimaA65UnpackFn c, table, lanes_leaf;
@@ -58,9 +56,7 @@ sima_dequant_pixels_select (int dtype, int lanes, int stream)
   lanes_leaf = SIMA_IF_AVX2 (bf16 ? sima_dequant_pixels_bf16_avx2
       : sima_dequant_pixels_f32_avx2, c);
   table = SIMA_IF_NEON (bf16 ? sima_dequant_pixels_bf16_neon
-      : sima_dequant_pixels_f32_neon, SIMA_IF_AVX512 (stream ? (bf16
-              ? sima_dequant_pixels_bf16_avx512_stream
-              : sima_dequant_pixels_f32_avx512_stream) : bf16 || !lanes
+      : sima_dequant_pixels_f32_neon, SIMA_IF_AVX512 (bf16 || !lanes
           ? (bf16 ? sima_dequant_pixels_bf16_avx512
               : sima_dequant_pixels_f32_avx512) : lanes_leaf,
           (SimaA65UnpackFn) NULL));

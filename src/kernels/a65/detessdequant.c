@@ -56,9 +56,7 @@ sima_a65_detessdequant_prepare (const SimaDetessDequantPlan *plan,
     memcpy (&out->ctx.zero_point_f32_bits, &z, sizeof z);
     out->ctx.scale_bits = scale_bits;
   }
-  out->stream = sima_cpu_streams (plan->output_bytes);
-  out->unpack = sima_dequant_pixels_select (plan->output.dtype, !divide,
-      out->stream);
+  out->unpack = sima_dequant_pixels_select (plan->output.dtype, !divide);
   return sima_status_ok ();
 }
 
@@ -80,7 +78,7 @@ sima_a65_detessdequant_execute_on (const SimaA65DetessDequantPlan *plan,
       sp->output_view.scalar_bytes);
   if (sima_status_is_ok (&st) && sp->element_count > 0) {
     SimaA65TileJob job = { &sp->input_geometry, &plan->walk, in->data, out->data,
-      NULL, plan->unpack, &plan->ctx, plan->stream };
+      NULL, plan->unpack, &plan->ctx, 0 };
     sima_a65_run_tiles (pool, &job);
   }
   return st;

@@ -41,8 +41,6 @@ typedef struct {
   SimaTiledWalk walk;
   SimaA65UnpackFn unpack;   /* ctx: &ctx */
   SimaA65DequantCtx ctx;
-  int stream;                /* unpack streams (non-temporal stores): each
-                              * thread fences after its part */
 } SimaA65DetessDequantPlan;
 
 SimaStatus sima_a65_detessdequant_prepare (const SimaDetessDequantPlan *plan,
