@@ -60,14 +60,6 @@ dequant_table_rows (const SimaA65DequantCtx *ctx, const uint8_t *src,
 
 /* A DetessDequant table leaf over dequant_table_rows. */
 #define SIMA_DEQUANT_TABLE_LEAF(name, BF16)                                   \
-  void                                                                        \
-  name (const void *ctx, const uint8_t *src, int64_t pixels,                  \
-      int64_t channels, int64_t stored_channels, uint8_t *dst,                \
-      int64_t pixel_stride, int64_t channel_stride, int64_t rows,             \
-      int64_t row_stride)                                                     \
-  {                                                                           \
-    dequant_table_rows (ctx, src, pixels, channels, stored_channels, dst,     \
-        pixel_stride, channel_stride, rows, row_stride, BF16);                \
-  }
+  SIMA_DEQUANT_LEAF_OVER (dequant_table_rows, name, BF16)
 
 #endif /* SIMA_KERNELS_A65_DEQUANT_TABLE_ROWS_H */

@@ -238,19 +238,22 @@ sima_dequant_pixels_fallback (const SimaA65DequantCtx *ctx,
         pixel_stride, channel_stride, 1, 0);
 }
 
-/* A DetessDequant leaf over the including file's dequant_rows (ctx, src,
- * pixels, channels, stored, dst, pixel_stride, channel_stride, rows,
- * row_stride, bf16). */
-#define SIMA_DEQUANT_LEAF(name, BF16)                                         \
+/* A DetessDequant leaf over a row driver ROWS (ctx, src, pixels,
+ * channels, stored, dst, pixel_stride, channel_stride, rows, row_stride,
+ * bf16): dequant_rows for the lane leaves, dequant_table_rows for the
+ * table leaves. */
+#define SIMA_DEQUANT_LEAF_OVER(ROWS, name, BF16)                              \
   void                                                                        \
   name (const void *ctx, const uint8_t *src, int64_t pixels,                  \
       int64_t channels, int64_t stored_channels, uint8_t *dst,                \
       int64_t pixel_stride, int64_t channel_stride, int64_t rows,             \
       int64_t row_stride)                                                     \
   {                                                                           \
-    dequant_rows (ctx, src, pixels, channels, stored_channels, dst,           \
-        pixel_stride, channel_stride, rows, row_stride, BF16);                \
+    ROWS (ctx, src, pixels, channels, stored_channels, dst, pixel_stride,     \
+        channel_stride, rows, row_stride, BF16);                              \
   }
+#define SIMA_DEQUANT_LEAF(name, BF16)                                         \
+  SIMA_DEQUANT_LEAF_OVER (dequant_rows, name, BF16)
 
 /* ---- DetessCast -------------------------------------------------------- */
 

@@ -66,9 +66,11 @@ unsigned sima_cpu_parse_disable (const char *list);
 #else
 #define SIMA_IF_NEON(leaf, other) (other)
 #endif
-#define SIMA_LEAF_FOR_CPU(prefix)                                             \
-  SIMA_IF_NEON (prefix##_neon, SIMA_IF_AVX512 (prefix##_avx512,          \
+/* The chain, with the AVX-512 leaf given (plain or streaming). */
+#define SIMA_LEAF_CHAIN(prefix, avx512)                                       \
+  SIMA_IF_NEON (prefix##_neon, SIMA_IF_AVX512 (avx512,                        \
           SIMA_IF_AVX2 (prefix##_avx2, prefix##_c)))
+#define SIMA_LEAF_FOR_CPU(prefix) SIMA_LEAF_CHAIN (prefix, prefix##_avx512)
 
 /* Non-temporal stores: leaves with a _stream variant (x86-64 AVX-512
  * today) write outputs of at least sima_cpu_stream_bytes() bytes with
@@ -93,9 +95,8 @@ sima_cpu_streams (uint64_t bytes)
  * AVX-512 leaf when it is built and usable, SIMA_LEAF_FOR_CPU otherwise
  * (NEON has no streaming leaves: its stores are left as they are). */
 #define SIMA_LEAF_FOR_OUTPUT(prefix, stream)                                  \
-  ((stream) ? SIMA_IF_NEON (prefix##_neon, SIMA_IF_AVX512                     \
-          (prefix##_avx512_stream, SIMA_IF_AVX2 (prefix##_avx2, prefix##_c))) \
-      : SIMA_LEAF_FOR_CPU (prefix))
+  ((void) (stream), SIMA_LEAF_CHAIN (prefix, (stream)                         \
+          ? prefix##_avx512_stream : prefix##_avx512))
 
 /* Orders this thread's non-temporal stores before whatever it does next
  * (SFENCE): every thread that ran a _stream leaf calls it before its part
