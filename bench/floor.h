@@ -27,6 +27,9 @@ enum {
   SIMA_FLOOR_MEMCPY,            /* memcpy of max (in_bytes, out_bytes) */
   SIMA_FLOOR_STREAM,            /* fused: read a block, write a block */
   SIMA_FLOOR_STREAM_NT,         /* the same, non-temporal stores */
+  SIMA_FLOOR_INTERLEAVE,        /* fused vector by vector: each store waits
+                                 * for its own loads only */
+  SIMA_FLOOR_INTERLEAVE_NT,     /* the same, non-temporal stores */
   SIMA_FLOOR_N
 };
 

@@ -241,39 +241,27 @@ run_floor_k (Case *c, int k)
       (size_t) c->out_bytes);
 }
 
-static void
-run_floor0 (Case *c)
-{
-  run_floor_k (c, 0);
-}
+/* One RunFn per candidate index (RunFn takes the case only). */
+#define RUN_FLOOR(k)                                                          \
+  static void                                                                 \
+  run_floor##k (Case *c)                                                      \
+  {                                                                           \
+    run_floor_k (c, k);                                                       \
+  }
+RUN_FLOOR (0)
+RUN_FLOOR (1)
+RUN_FLOOR (2)
+RUN_FLOOR (3)
+RUN_FLOOR (4)
+RUN_FLOOR (5)
+RUN_FLOOR (6)
+#undef RUN_FLOOR
 
-static void
-run_floor1 (Case *c)
-{
-  run_floor_k (c, 1);
-}
-
-static void
-run_floor2 (Case *c)
-{
-  run_floor_k (c, 2);
-}
-
-static void
-run_floor3 (Case *c)
-{
-  run_floor_k (c, 3);
-}
-
-static void
-run_floor4 (Case *c)
-{
-  run_floor_k (c, 4);
-}
-
-static const RunFn floor_runs[SIMA_FLOOR_N] = { run_floor0, run_floor1,
-  run_floor2, run_floor3, run_floor4
+static const RunFn floor_runs[] = { run_floor0, run_floor1, run_floor2,
+  run_floor3, run_floor4, run_floor5, run_floor6
 };
+_Static_assert (sizeof floor_runs / sizeof floor_runs[0] == SIMA_FLOOR_N,
+    "one runner per floor candidate");
 
 /* What one writes first: for every element, find its tile and slot with
  * divisions and quantize it with the C library (FP32 input; H8/W16/C16
