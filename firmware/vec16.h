@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * vec16.h - the sixteen-lane vectors the EV74 firmware computes with.
+ *
+ * The EV74's vector unit works on 512-bit registers: sixteen 32-bit lanes.
+ * The firmware writes its arithmetic as GCC/Clang generic vectors of that
+ * shape, so every operation here maps one to one onto an OpenCL C built-in
+ * of the device toolchain (float16, int16, uint16 and convert_*):
+ *
+ *   SimaV16f / SimaV16i / SimaV16u    float16 / int16 / uint16
+ *   sima_v16_as_*                     as_float16, as_int16, as_uint16
+ *   sima_v16_cvt_*                    convert_float16, convert_int16_rtz
+ *   sima_v16_select                   select / bitselect
+ *   sima_v16_any                      any
+ *   sima_v16_load_* / _store_*        vload16 / vstore16 (with the widening
+ *                                     and narrowing convert_*)
+ *
+ * Loads and stores go through memcpy: staged bytes have no alignment
+ * promise (a panel starts at any element) and memcpy is the one way C
+ * allows an unaligned vector access; compilers turn it into a single
+ * unaligned load or store. Every target of this project (the EV74, the A65,
+ * the hosts) is little-endian, which the lane order of a load assumes.
+ *
+ * Everything is static inline and always inlined: a vector argument or
+ * return value of an out-of-line call would go through memory on a target
+ * without 512-bit registers (and changes the ABI; GCC's -Wpsabi), and on the
+ * device a call in the hot loop spills the vector state.
+ */
+#ifndef SIMA_FIRMWARE_VEC16_H
+#define SIMA_FIRMWARE_VEC16_H
+
+#include <stdint.h>
+#include <string.h>
+
+typedef float SimaV16f __attribute__ ((vector_size (64)));
+typedef int32_t SimaV16i __attribute__ ((vector_size (64)));
+typedef uint32_t SimaV16u __attribute__ ((vector_size (64)));
+typedef uint16_t SimaV16h __attribute__ ((vector_size (32)));
+typedef int16_t SimaV16s __attribute__ ((vector_size (32)));
+typedef uint8_t SimaV16b __attribute__ ((vector_size (16)));
+typedef int8_t SimaV16c __attribute__ ((vector_size (16)));
+
+#define SIMA_V16_LANES 16
+
+#define SIMA_V16_INLINE static inline __attribute__ ((always_inline))
+
+/* ---- splats and bit casts ------------------------------------------------ */
+
+SIMA_V16_INLINE SimaV16u
+sima_v16_splat_u (uint32_t x)
+{
+  SimaV16u v = { 0 };
+  return v + x;
+}
+
+SIMA_V16_INLINE SimaV16i
+sima_v16_splat_i (int32_t x)
+{
+  SimaV16i v = { 0 };
+  return v + x;
+}
+
+SIMA_V16_INLINE SimaV16f
+sima_v16_splat_f (float x)
+{
+  SimaV16f v = { 0 };
+  return v + x;
+}
+
+SIMA_V16_INLINE SimaV16f
+sima_v16_as_f (SimaV16u v)
+{
+  return (SimaV16f) v;
+}
+
+SIMA_V16_INLINE SimaV16u
+sima_v16_as_u (SimaV16f v)
+{
+  return (SimaV16u) v;
+}
+
+/* ---- conversions --------------------------------------------------------- */
+
+/* Toward zero, as C's conversion (OpenCL convert_int16_rtz); the caller
+ * keeps every lane inside int32's range. */
+SIMA_V16_INLINE SimaV16i
+sima_v16_cvt_i_rtz (SimaV16f v)
+{
+  return __builtin_convertvector (v, SimaV16i);
+}
+
+/* Exact for |lane| < 2^24. */
+SIMA_V16_INLINE SimaV16f
+sima_v16_cvt_f (SimaV16i v)
+{
+  return __builtin_convertvector (v, SimaV16f);
+}
+
+/* ---- lane selection and reduction ---------------------------------------- */
+
+/* mask lanes are all ones or all zeros (a comparison's result): a where
+ * set, b elsewhere. */
+SIMA_V16_INLINE SimaV16u
+sima_v16_select_u (SimaV16i mask, SimaV16u a, SimaV16u b)
+{
+  SimaV16u m = (SimaV16u) mask;
+  return (a & m) | (b & ~m);
+}
+
+SIMA_V16_INLINE SimaV16f
+sima_v16_select_f (SimaV16i mask, SimaV16f a, SimaV16f b)
+{
+  return (SimaV16f) sima_v16_select_u (mask, (SimaV16u) a, (SimaV16u) b);
+}
+
+SIMA_V16_INLINE SimaV16i
+sima_v16_select_i (SimaV16i mask, SimaV16i a, SimaV16i b)
+{
+  return (SimaV16i) sima_v16_select_u (mask, (SimaV16u) a, (SimaV16u) b);
+}
+
+/* Unsigned lane-wise minimum. */
+SIMA_V16_INLINE SimaV16u
+sima_v16_min_u (SimaV16u a, SimaV16u b)
+{
+  return sima_v16_select_u ((SimaV16i) (a < b), a, b);
+}
+
+/* Nonzero if any lane of the mask is set (OpenCL any()). One reduction. */
+SIMA_V16_INLINE int
+sima_v16_any (SimaV16i mask)
+{
+  uint32_t r = 0;
+  int i;
+  for (i = 0; i < SIMA_V16_LANES; i++)
+    r |= (uint32_t) mask[i];
+  return r != 0;
+}
+
+/* ---- loads and stores ---------------------------------------------------- */
+
+SIMA_V16_INLINE SimaV16u
+sima_v16_load_u32 (const uint8_t *p)
+{
+  SimaV16u v;
+  memcpy (&v, p, sizeof v);
+  return v;
+}
+
+/* Sixteen halfwords, zero-extended to 32-bit lanes. */
+SIMA_V16_INLINE SimaV16u
+sima_v16_load_u16 (const uint8_t *p)
+{
+  SimaV16h h;
+  memcpy (&h, p, sizeof h);
+  return __builtin_convertvector (h, SimaV16u);
+}
+
+/* Sixteen bytes, zero-extended to 32-bit lanes. */
+SIMA_V16_INLINE SimaV16u
+sima_v16_load_u8 (const uint8_t *p)
+{
+  SimaV16b b;
+  memcpy (&b, p, sizeof b);
+  return __builtin_convertvector (b, SimaV16u);
+}
+
+/* The low byte of every lane (the caller has saturated them). */
+SIMA_V16_INLINE void
+sima_v16_store_i8 (uint8_t *p, SimaV16i v)
+{
+  SimaV16c c = __builtin_convertvector (v, SimaV16c);
+  memcpy (p, &c, sizeof c);
+}
+
+/* The low halfword of every lane, little-endian. */
+SIMA_V16_INLINE void
+sima_v16_store_u16 (uint8_t *p, SimaV16u v)
+{
+  SimaV16h h = __builtin_convertvector (v, SimaV16h);
+  memcpy (p, &h, sizeof h);
+}
+
+SIMA_V16_INLINE void
+sima_v16_store_u32 (uint8_t *p, SimaV16u v)
+{
+  memcpy (p, &v, sizeof v);
+}
+
+#endif /* SIMA_FIRMWARE_VEC16_H */
