@@ -53,6 +53,13 @@ SimaStatus simafw_quanttess_decode (const uint8_t *d, uint32_t length,
 SimaStatus simafw_casttess_decode (const uint8_t *d, uint32_t length,
     SimaFwCastTessJob *job);
 
+/* Converts n staged input scalars at src into output codes at dst:
+ * QuantTess one INT8 byte per value, CastTess two bytes (its BF16 bits,
+ * little-endian). dst may be src (the staged input converted in place);
+ * otherwise they must not overlap. n is at most a slot's values. */
+void simafw_pack_convert (const SimaFwPackJob *job, const uint8_t *src,
+    uint8_t *dst, uint32_t n);
+
 /* This worker's share of the job (hal->worker_id of hal->worker_count). */
 SimaStatus simafw_pack_run (SimaFwHal *hal, const SimaFwPackJob *job);
 

@@ -12,7 +12,7 @@
  *
  * Each task: gather the input values its output bytes need (and only those:
  * holes are never read) into a local input slot with 1D/2D DMA, wait,
- * convert them in place into 16-bit codes (an INT8 result or BF16 bits),
+ * convert them in place into codes (an INT8 result or BF16 bits),
  * lay the codes out in the output slot (INT8: one byte per stored channel;
  * BF16: the pixel's low-byte plane, then its high-byte plane; padding
  * channels and the alignment gap written every time), and write the slot
@@ -373,24 +373,27 @@ code_of (const SimaFwPackJob *job, const uint8_t *p)
       : (uint16_t) bits;
 }
 
-/* Converts n gathered scalars at `slot` in place into 16-bit codes (code i
- * at slot + 2i). Scalars of 2 or 4 bytes go first to last: code i lands on
- * bytes 2i, 2i+1, which belong to scalars already read. 1-byte scalars
- * (UINT8) would be overwritten that way (code i covers scalars 2i and
+/* Converts n staged scalars at src into the job's output codes at dst:
+ * QuantTess one INT8 byte per value, CastTess the two bytes (little-endian)
+ * of its BF16 bits. dst may be src (in place). Codes no wider than their
+ * scalars go first to last: code i lands on bytes below the end of scalar
+ * i, all read. UINT8 -> BF16 codes are wider (code i covers scalars 2i and
  * 2i+1), so they go last to first: code i lands on bytes >= i, whose
- * scalars have been read, and scalar i is read just before. The slot holds
- * the 2n code bytes: n is at most a task's output bytes (6 KiB). */
-static void
-convert (const SimaFwPackJob *job, uint8_t *slot, uint64_t n)
+ * scalars have been read, and scalar i is read just before. */
+void
+simafw_pack_convert (const SimaFwPackJob *job, const uint8_t *src,
+    uint8_t *dst, uint32_t n)
 {
-  const uint64_t scalar = (uint64_t) job->input_view.scalar_bytes;
-  uint64_t i;
+  const uint32_t scalar = job->input_view.scalar_bytes;
+  const uint32_t eb = job->output_geometry.element_bytes;
+  uint32_t i;
 
   for (i = 0; i < n; i++) {
-    uint64_t k = scalar == 1 ? n - 1 - i : i;
-    uint16_t code = code_of (job, slot + k * scalar);
-    slot[2 * k] = (uint8_t) code;
-    slot[2 * k + 1] = (uint8_t) (code >> 8);
+    uint32_t k = eb > scalar ? n - 1 - i : i;
+    uint16_t code = code_of (job, src + (uint64_t) k * scalar);
+    dst[eb * k] = (uint8_t) code;
+    if (eb == 2)
+      dst[2 * k + 1] = (uint8_t) (code >> 8);
   }
 }
 
@@ -429,7 +432,7 @@ emit (const SimaFwPackJob *job, const Task *t, const uint8_t *codes,
         }
         idx = done + (c < r[0].b ? (uint64_t) (c - r[0].a)
             : first + (uint64_t) (c - r[1].a));
-        *out++ = codes[2 * idx + (unsigned) k];
+        *out++ = codes[(uint64_t) planes * idx + (unsigned) k];
       }
     }
     done += n == 0 ? 0 : first + (n == 2 ? (uint64_t) (r[1].b - r[1].a) : 0);
@@ -507,7 +510,8 @@ simafw_pack_run (SimaFwHal *hal, const SimaFwPackJob *job)
       err |= hal->ops->wait (hal, TAG_OUT0 + (unsigned) s);
     if (err)
       break;
-    convert (job, in[s], task_values (job, &task[s]));
+    simafw_pack_convert (job, in[s], in[s],
+        (uint32_t) task_values (job, &task[s]));
     emit (job, &task[s], in[s], out[s]);
     err |= simafw_write_exact (hal, TAG_OUT0 + (unsigned) s,
         (uint32_t) (job->output_bus + task[s].tile_offset + task[s].b0), 0,
