@@ -156,6 +156,7 @@ simafw_quanttess_decode (const uint8_t *d, uint32_t length,
   pack->output_geometry = job->plan.output_geometry;
   pack->element_count = job->plan.element_count;
   sima_quanttess_numerics (&job->plan.params, &pack->numerics);
+  simafw_quant_block_init (&pack->quant, pack->input_dtype, &pack->numerics);
   pack->padding = (uint8_t) pack->numerics.zero_point;
   sima_tiled_walk_init (&pack->output_geometry, &pack->input_view,
       &pack->walk);

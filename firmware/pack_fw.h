@@ -13,6 +13,7 @@
 #include <simaai/kernels/ops/quanttess.h>
 
 #include "hal/hal.h"
+#include "quant_vec.h"
 
 /* Local memory of a pack worker: two slots of 18 KiB input and 6 KiB
  * output (the spec's QuantTess budget), so a task reads at most 18 KiB and
@@ -35,6 +36,7 @@ typedef struct {
   uint32_t output_bus;
   uint8_t padding;              /* byte of padding channels, every plane */
   SimaQuantNumerics numerics;   /* QuantTess only */
+  SimaFwQuantBlock quant;       /* QuantTess: its block arithmetic */
 } SimaFwPackJob;
 
 typedef struct {

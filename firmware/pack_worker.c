@@ -31,7 +31,6 @@
 
 #include "dma_blocks.h"
 #include "numerics/bf16_convert.h"
-#include "numerics/quant_exact.h"
 #include "pack_fw.h"
 
 enum { TAG_IN0 = 0, TAG_OUT0 = 2 };
@@ -345,37 +344,27 @@ gather (SimaFwHal *hal, unsigned tag, const SimaFwPackJob *job,
   return err | simafw_segments_flush (hal, &seg);
 }
 
-/* The 16-bit code of one gathered scalar at p: the INT8 result of
- * QuantTess, or CastTess's BF16 bits. Every input goes through the core's
- * exact decoders; UINT8 is decoded as the exact integer (sima_decode_u8) and
- * from there takes the FP32 input's own stages (one binary32 rounding of the
- * exact product, then the integer rounding, zero point and saturation; or
- * the FP32 -> BF16 rule, which is exact for 0..255). */
+/* CastTess's BF16 bits of one staged scalar at p, by the core's integer
+ * rules: UINT8 is the exact integer's BF16 (sima_bf16_from_u8). */
 static uint16_t
-code_of (const SimaFwPackJob *job, const uint8_t *p)
+bf16_of (const SimaFwPackJob *job, const uint8_t *p)
 {
   const SimaDType dtype = job->input_dtype;
-  uint32_t bits = dtype == SIMA_DTYPE_FLOAT32
-      ? (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16
-      | (uint32_t) p[3] << 24 : dtype == SIMA_DTYPE_UINT8 ? (uint32_t) p[0]
-      : (uint32_t) (p[0] | p[1] << 8);
 
-  if (job->route == SIMA_EV74_ROUTE_QUANTTESS) {
-    SimaExactValue v = dtype == SIMA_DTYPE_FLOAT32 ? sima_decode_f32 (bits)
-        : dtype == SIMA_DTYPE_FLOAT16 ? sima_decode_f16 ((uint16_t) bits)
-        : dtype == SIMA_DTYPE_UINT8 ? sima_decode_u8 ((uint8_t) bits)
-        : sima_decode_bf16 ((uint16_t) bits);
-    return (uint8_t) sima_quant_exact (v, &job->numerics);
-  }
-  return dtype == SIMA_DTYPE_FLOAT32 ? sima_bf16_from_f32_bits (bits)
-      : dtype == SIMA_DTYPE_FLOAT16 ? sima_bf16_from_f16_bits ((uint16_t) bits)
-      : dtype == SIMA_DTYPE_UINT8 ? sima_bf16_from_u8 ((uint8_t) bits)
-      : (uint16_t) bits;
+  if (dtype == SIMA_DTYPE_FLOAT32)
+    return sima_bf16_from_f32_bits ((uint32_t) p[0] | (uint32_t) p[1] << 8
+        | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24);
+  if (dtype == SIMA_DTYPE_UINT8)
+    return sima_bf16_from_u8 (p[0]);
+  return dtype == SIMA_DTYPE_FLOAT16
+      ? sima_bf16_from_f16_bits ((uint16_t) (p[0] | p[1] << 8))
+      : (uint16_t) (p[0] | p[1] << 8);
 }
 
 /* Converts n staged scalars at src into the job's output codes at dst:
- * QuantTess one INT8 byte per value, CastTess the two bytes (little-endian)
- * of its BF16 bits. dst may be src (in place). Codes no wider than their
+ * QuantTess one INT8 byte per value (the block arithmetic of quant_vec.h,
+ * prepared once per job), CastTess the two bytes (little-endian) of its
+ * BF16 bits. dst may be src (in place). BF16 codes no wider than their
  * scalars go first to last: code i lands on bytes below the end of scalar
  * i, all read. UINT8 -> BF16 codes are wider (code i covers scalars 2i and
  * 2i+1), so they go last to first: code i lands on bytes >= i, whose
@@ -385,15 +374,17 @@ simafw_pack_convert (const SimaFwPackJob *job, const uint8_t *src,
     uint8_t *dst, uint32_t n)
 {
   const uint32_t scalar = job->input_view.scalar_bytes;
-  const uint32_t eb = job->output_geometry.element_bytes;
   uint32_t i;
 
+  if (job->route == SIMA_EV74_ROUTE_QUANTTESS) {
+    simafw_quant_block (&job->quant, src, dst, n);
+    return;
+  }
   for (i = 0; i < n; i++) {
-    uint32_t k = eb > scalar ? n - 1 - i : i;
-    uint16_t code = code_of (job, src + (uint64_t) k * scalar);
-    dst[eb * k] = (uint8_t) code;
-    if (eb == 2)
-      dst[2 * k + 1] = (uint8_t) (code >> 8);
+    uint32_t k = scalar == 1 ? n - 1 - i : i;
+    uint16_t code = bf16_of (job, src + (uint64_t) k * scalar);
+    dst[2 * k] = (uint8_t) code;
+    dst[2 * k + 1] = (uint8_t) (code >> 8);
   }
 }
 

@@ -44,6 +44,15 @@ typedef int8_t SimaV16c __attribute__ ((vector_size (16)));
 
 #define SIMA_V16_INLINE static inline __attribute__ ((always_inline))
 
+/* GCC warns that a 64-byte vector argument or return value changes the
+ * ABI on a target without AVX-512 (-Wpsabi), even for functions that are
+ * always inlined and so have no ABI. Nothing here is ever called out of
+ * line (nor may a user of this header pass vectors to an out-of-line
+ * function), so the warning is off for every file that uses the header. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 /* ---- splats and bit casts ------------------------------------------------ */
 
 SIMA_V16_INLINE SimaV16u

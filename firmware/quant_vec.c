@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * QuantTess block arithmetic of the EV74 firmware (quant_vec.h says what
+ * and why). The leaves are one body specialised by the compiler for each
+ * dtype and rounding mode (constant arguments of an always-inlined
+ * function), so the ordinary vector loop holds no dtype or rounding branch.
+ */
+#include "quant_vec.h"
+
+#include "numerics/quant_exact.h"
+#include "vec16.h"
+
+/* ---- exact scalar path (subnormal multiplier, risky lanes, tails) ------- */
+
+static int8_t
+exact_one (const SimaFwQuantBlock *b, const uint8_t *p)
+{
+  SimaExactValue v;
+
+  switch (b->dtype) {
+    case SIMA_DTYPE_FLOAT32:
+      v = sima_decode_f32 ((uint32_t) p[0] | (uint32_t) p[1] << 8
+          | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24);
+      break;
+    case SIMA_DTYPE_FLOAT16:
+      v = sima_decode_f16 ((uint16_t) (p[0] | p[1] << 8));
+      break;
+    case SIMA_DTYPE_BFLOAT16:
+      v = sima_decode_bf16 ((uint16_t) (p[0] | p[1] << 8));
+      break;
+    default:
+      v = sima_decode_u8 (p[0]);
+      break;
+  }
+  return sima_quant_exact (v, &b->numerics);
+}
+
+/* Forward, one value at a time: with dst == src, byte i lies inside a
+ * scalar at or before scalar i, so it has been read. */
+static void
+exact_run (const SimaFwQuantBlock *b, const uint8_t *src, uint8_t *dst,
+    uint32_t from, uint32_t to)
+{
+  uint32_t i;
+  for (i = from; i < to; i++)
+    dst[i] = (uint8_t) exact_one (b, src + (uint64_t) i * b->scalar_bytes);
+}
+
+/* ---- vector stages ------------------------------------------------------ */
+
+/* Binary32 bits of sixteen staged values. Every FP16, BF16 and UINT8 value
+ * is exact in binary32: FP16 normals re-biased, FP16 subnormals (m * 2^-24,
+ * a normal binary32) through an exact multiply, infinities and NaNs with
+ * their payload widened. */
+SIMA_V16_INLINE SimaV16u
+load_bits (const uint8_t *src, uint32_t i, SimaDType dtype)
+{
+  switch (dtype) {
+    case SIMA_DTYPE_FLOAT32:
+      return sima_v16_load_u32 (src + 4 * (uint64_t) i);
+    case SIMA_DTYPE_BFLOAT16:
+      return sima_v16_load_u16 (src + 2 * (uint64_t) i) << 16;
+    case SIMA_DTYPE_FLOAT16:{
+      SimaV16u h = sima_v16_load_u16 (src + 2 * (uint64_t) i);
+      SimaV16u sign = (h & 0x8000u) << 16, mag = h & 0x7fffu;
+      SimaV16u normal = (mag << 13) + (112u << 23);
+      SimaV16u special = (mag << 13) | 0x7f800000u;
+      SimaV16u tiny = sima_v16_as_u (sima_v16_cvt_f ((SimaV16i) mag)
+          * sima_v16_splat_f (0x1p-24f));
+      SimaV16u r = sima_v16_select_u ((SimaV16i) (mag >= 0x7c00u), special,
+          normal);
+      return sign | sima_v16_select_u ((SimaV16i) (mag < 0x0400u), tiny, r);
+    }
+    default:
+      return sima_v16_as_u (sima_v16_cvt_f ((SimaV16i)
+              sima_v16_load_u8 (src + i)));
+  }
+}
+
+/* The selected rounding of |p| <= 256 into INT32 lanes (OpenCL's
+ * convert_int16_rte / _rtz / _rtp / _rtn), exactly whatever the FP
+ * environment's rounding mode: the truncation and p - trunc(p) are exact,
+ * and the rest are comparisons. */
+SIMA_V16_INLINE SimaV16i
+round_lanes (SimaV16f p, SimaRounding rounding)
+{
+  SimaV16i t = sima_v16_cvt_i_rtz (p);
+  SimaV16f back = sima_v16_cvt_f (t);
+
+  switch (rounding) {
+    case SIMA_ROUNDING_TOWARD_ZERO:
+      return t;
+    case SIMA_ROUNDING_TOWARD_POSITIVE:
+      return t - (SimaV16i) (back < p);       /* true lanes are -1 */
+    case SIMA_ROUNDING_TOWARD_NEGATIVE:
+      return t + (SimaV16i) (back > p);
+    default:{
+      SimaV16f frac = p - back, half = sima_v16_splat_f (0.5f);
+      SimaV16f mag = sima_v16_select_f ((SimaV16i) (frac < 0), -frac, frac);
+      SimaV16i up = (SimaV16i) (mag > half)
+          | ((SimaV16i) (mag == half) & -(t & 1));
+      SimaV16i dir = sima_v16_select_i ((SimaV16i) (p < 0),
+          sima_v16_splat_i (-1), sima_v16_splat_i (1));
+      return t + (up & dir);
+    }
+  }
+}
+
+/* A product's INT8 result: NaN -> 0, clamp to [-256, 256] (every admitted
+ * zero point then saturates as the unclamped product would, and the
+ * conversion cannot overflow), the selected rounding, zero point, INT8
+ * saturation. */
+SIMA_V16_INLINE void
+finish (uint8_t *dst, SimaV16f p, SimaRounding rounding, int32_t zero_point)
+{
+  SimaV16i r;
+
+  p = sima_v16_select_f ((SimaV16i) (p != p), sima_v16_splat_f (0.0f), p);
+  p = sima_v16_select_f ((SimaV16i) (p < -256.0f),
+      sima_v16_splat_f (-256.0f), p);
+  p = sima_v16_select_f ((SimaV16i) (p > 256.0f), sima_v16_splat_f (256.0f),
+      p);
+  r = round_lanes (p, rounding) + zero_point;
+  r = sima_v16_select_i ((SimaV16i) (r < -128), sima_v16_splat_i (-128), r);
+  r = sima_v16_select_i ((SimaV16i) (r > 127), sima_v16_splat_i (127), r);
+  sima_v16_store_i8 (dst, r);
+}
+
+/* FP16 products are tested, every other dtype's inputs. */
+#define PRODUCT_TEST(dtype) ((dtype) == SIMA_DTYPE_FLOAT16)
+
+/* Lanes whose input test fails, as (magnitude - 1) < risky_below. */
+SIMA_V16_INLINE SimaV16u
+minus_one (SimaV16u x)
+{
+  return (x & 0x7fffffffu) - 1u;
+}
+
+/* Lanes whose product underflowed (FP16's test): nonzero input, product
+ * exponent field zero. */
+SIMA_V16_INLINE SimaV16i
+underflowed (SimaV16u x, SimaV16f p)
+{
+  return (SimaV16i) ((x & 0x7fffffffu) != 0)
+      & (SimaV16i) ((sima_v16_as_u (p) & 0x7f800000u) == 0);
+}
+
+/* Whether sixteen values at i convert in hardware; when they do, *p holds
+ * their products. */
+SIMA_V16_INLINE int
+vector_safe (const SimaFwQuantBlock *b, const uint8_t *src, uint32_t i,
+    SimaDType dtype, SimaV16f *p)
+{
+  SimaV16u x = load_bits (src, i, dtype);
+  SimaV16f m = sima_v16_splat_f (b->multiplier);
+
+  if (PRODUCT_TEST (dtype)) {
+    *p = sima_v16_as_f (x) * m;
+    return !sima_v16_any (underflowed (x, *p));
+  }
+  if (sima_v16_any ((SimaV16i) (minus_one (x) < b->risky_below)))
+    return 0;
+  *p = sima_v16_as_f (x) * m;
+  return 1;
+}
+
+SIMA_V16_INLINE uint32_t
+paired_body (const SimaFwQuantBlock *b, const uint8_t *src, uint8_t *dst,
+    uint32_t n, SimaDType dtype, SimaRounding rounding)
+{
+  const SimaV16f m = sima_v16_splat_f (b->multiplier);
+  const int32_t zp = b->numerics.zero_point;
+  uint32_t i;
+
+  for (i = 0; i + 2 * SIMA_V16_LANES <= n; i += 2 * SIMA_V16_LANES) {
+    /* both halves are loaded before either result is stored */
+    SimaV16u xa = load_bits (src, i, dtype);
+    SimaV16u xb = load_bits (src, i + SIMA_V16_LANES, dtype);
+    SimaV16f pa, pb;
+
+    if (PRODUCT_TEST (dtype)) {
+      pa = sima_v16_as_f (xa) * m;
+      pb = sima_v16_as_f (xb) * m;
+      if (sima_v16_any (underflowed (xa, pa) | underflowed (xb, pb)))
+        return i;
+    } else {
+      if (sima_v16_any ((SimaV16i) (sima_v16_min_u (minus_one (xa),
+                      minus_one (xb)) < b->risky_below)))
+        return i;
+      pa = sima_v16_as_f (xa) * m;
+      pb = sima_v16_as_f (xb) * m;
+    }
+    finish (dst + i, pa, rounding, zp);
+    finish (dst + i + SIMA_V16_LANES, pb, rounding, zp);
+  }
+  if (i + SIMA_V16_LANES <= n) {        /* the final complete vector */
+    SimaV16f p;
+    if (!vector_safe (b, src, i, dtype, &p))
+      return i;
+    finish (dst + i, p, rounding, zp);
+    i += SIMA_V16_LANES;
+  }
+  return i;
+}
+
+/* One leaf per dtype and rounding. */
+#define LEAF(name, dtype, rounding)                                          \
+  static uint32_t                                                            \
+  name (const void *block, const uint8_t *src, uint8_t *dst, uint32_t n)     \
+  {                                                                          \
+    return paired_body ((const SimaFwQuantBlock *) block, src, dst, n,       \
+        dtype, rounding);                                                    \
+  }
+#define LEAVES(tag, dtype)                                                   \
+  LEAF (paired_##tag##_rne, dtype, SIMA_ROUNDING_NEAREST_EVEN)               \
+  LEAF (paired_##tag##_rtz, dtype, SIMA_ROUNDING_TOWARD_ZERO)                \
+  LEAF (paired_##tag##_rtp, dtype, SIMA_ROUNDING_TOWARD_POSITIVE)            \
+  LEAF (paired_##tag##_rtn, dtype, SIMA_ROUNDING_TOWARD_NEGATIVE)
+LEAVES (f32, SIMA_DTYPE_FLOAT32)
+LEAVES (f16, SIMA_DTYPE_FLOAT16)
+LEAVES (bf16, SIMA_DTYPE_BFLOAT16)
+LEAVES (u8, SIMA_DTYPE_UINT8)
+
+typedef uint32_t (*PairedLeaf) (const void *, const uint8_t *, uint8_t *,
+    uint32_t);
+
+/* [dtype][rounding], in SimaRounding's order, checked in init. */
+#define LEAF_ROW(tag) { paired_##tag##_rne, paired_##tag##_rtz,             \
+      paired_##tag##_rtp, paired_##tag##_rtn }
+static const PairedLeaf leaves[4][4] = {
+  LEAF_ROW (f32), LEAF_ROW (f16), LEAF_ROW (bf16), LEAF_ROW (u8),
+};
+
+void
+simafw_quant_block_init (SimaFwQuantBlock *b, SimaDType dtype,
+    const SimaQuantNumerics *numerics)
+{
+  const uint32_t e = numerics->multiplier_bits >> 23 & 0xffu;
+  int row, col;
+
+  b->dtype = dtype;
+  b->scalar_bytes = sima_dtype_size (dtype);
+  b->numerics = *numerics;
+  memcpy (&b->multiplier, &numerics->multiplier_bits, sizeof b->multiplier);
+  /* I_min = max(1, 128 - E): an input of exponent field >= I_min times a
+   * multiplier of field E is at least 2^-126 */
+  b->risky_below = ((e < 127 ? 128u - e : 1u) << 23) - 1u;
+  b->exact_only = e == 0;
+  row = dtype == SIMA_DTYPE_FLOAT32 ? 0 : dtype == SIMA_DTYPE_FLOAT16 ? 1
+      : dtype == SIMA_DTYPE_BFLOAT16 ? 2 : 3;
+  col = numerics->rounding == SIMA_ROUNDING_NEAREST_EVEN ? 0
+      : numerics->rounding == SIMA_ROUNDING_TOWARD_ZERO ? 1
+      : numerics->rounding == SIMA_ROUNDING_TOWARD_POSITIVE ? 2 : 3;
+  b->paired = leaves[row][col];
+}
+
+uint32_t
+simafw_quant_paired (const SimaFwQuantBlock *b, const uint8_t *src,
+    uint8_t *dst, uint32_t n)
+{
+  return b->paired (b, src, dst, n);
+}
+
+/* Out of the leaf, so the hot loop keeps its vector state in registers. */
+void
+simafw_quant_mixed (const SimaFwQuantBlock *b, const uint8_t *src,
+    uint8_t *dst, uint32_t from, uint32_t n)
+{
+  uint32_t i = from;
+
+  for (; i + SIMA_V16_LANES <= n; i += SIMA_V16_LANES) {
+    SimaV16f p;
+    if (vector_safe (b, src, i, b->dtype, &p))
+      finish (dst + i, p, b->numerics.rounding, b->numerics.zero_point);
+    else
+      exact_run (b, src, dst, i, i + SIMA_V16_LANES);
+  }
+  exact_run (b, src, dst, i, n);
+}
+
+void
+simafw_quant_block (const SimaFwQuantBlock *b, const uint8_t *src,
+    uint8_t *dst, uint32_t n)
+{
+  uint32_t done;
+
+  if (b->exact_only) {
+    exact_run (b, src, dst, 0, n);
+    return;
+  }
+  done = b->paired (b, src, dst, n);
+  if (done < n)
+    simafw_quant_mixed (b, src, dst, done, n);
+}
