@@ -67,9 +67,10 @@ load_bits (const uint8_t *src, uint32_t i, SimaDType dtype)
       SimaV16u special = (mag << 13) | 0x7f800000u;
       SimaV16u tiny = sima_v16_as_u (sima_v16_cvt_f ((SimaV16i) mag)
           * sima_v16_splat_f (0x1p-24f));
-      SimaV16u r = sima_v16_select_u ((SimaV16i) (mag >= 0x7c00u), special,
-          normal);
-      return sign | sima_v16_select_u ((SimaV16i) (mag < 0x0400u), tiny, r);
+      SimaV16u r = sima_v16_select_u (sima_v16_lt_u (mag,
+              sima_v16_splat_u (0x7c00u)), normal, special);
+      return sign | sima_v16_select_u (sima_v16_lt_u (mag,
+              sima_v16_splat_u (0x0400u)), tiny, r);
     }
     default:
       return sima_v16_as_u (sima_v16_cvt_f ((SimaV16i)
@@ -78,31 +79,29 @@ load_bits (const uint8_t *src, uint32_t i, SimaDType dtype)
 }
 
 /* The selected rounding of |p| <= 256 into INT32 lanes (OpenCL's
- * convert_int16_rte / _rtz / _rtp / _rtn), exactly whatever the FP
- * environment's rounding mode: the truncation and p - trunc(p) are exact,
- * and the rest are comparisons. */
+ * convert_int16_rte / _rtz / _rtp / _rtn). Nearest even adds and takes off
+ * 1.5 * 2^23, where binary32's quantum is 1: the FP environment's rounding
+ * mode does it, the device's fixed round-to-nearest, which the binary32
+ * product needs anyway (the emulator's workers run in the default FP
+ * environment, whatever the caller's). The directed modes adjust the
+ * truncation by exact comparisons. */
 SIMA_V16_INLINE SimaV16i
 round_lanes (SimaV16f p, SimaRounding rounding)
 {
-  SimaV16i t = sima_v16_cvt_i_rtz (p);
-  SimaV16f back = sima_v16_cvt_f (t);
+  const SimaV16f magic = sima_v16_splat_f (12582912.0f);     /* 1.5 * 2^23 */
+  SimaV16i t;
 
   switch (rounding) {
     case SIMA_ROUNDING_TOWARD_ZERO:
-      return t;
+      return sima_v16_cvt_i_rtz (p);
     case SIMA_ROUNDING_TOWARD_POSITIVE:
-      return t - (SimaV16i) (back < p);       /* true lanes are -1 */
+      t = sima_v16_cvt_i_rtz (p);
+      return t - sima_v16_lt_f (sima_v16_cvt_f (t), p);  /* true lanes: -1 */
     case SIMA_ROUNDING_TOWARD_NEGATIVE:
-      return t + (SimaV16i) (back > p);
-    default:{
-      SimaV16f frac = p - back, half = sima_v16_splat_f (0.5f);
-      SimaV16f mag = sima_v16_select_f ((SimaV16i) (frac < 0), -frac, frac);
-      SimaV16i up = (SimaV16i) (mag > half)
-          | ((SimaV16i) (mag == half) & -(t & 1));
-      SimaV16i dir = sima_v16_select_i ((SimaV16i) (p < 0),
-          sima_v16_splat_i (-1), sima_v16_splat_i (1));
-      return t + (up & dir);
-    }
+      t = sima_v16_cvt_i_rtz (p);
+      return t + sima_v16_gt_f (sima_v16_cvt_f (t), p);
+    default:
+      return sima_v16_cvt_i_rtz ((p + magic) - magic);
   }
 }
 
@@ -113,16 +112,16 @@ round_lanes (SimaV16f p, SimaRounding rounding)
 SIMA_V16_INLINE void
 finish (uint8_t *dst, SimaV16f p, SimaRounding rounding, int32_t zero_point)
 {
+  const SimaV16f lo = sima_v16_splat_f (-256.0f), hi = sima_v16_splat_f (256.0f);
+  const SimaV16i qlo = sima_v16_splat_i (-128), qhi = sima_v16_splat_i (127);
   SimaV16i r;
 
-  p = sima_v16_select_f ((SimaV16i) (p != p), sima_v16_splat_f (0.0f), p);
-  p = sima_v16_select_f ((SimaV16i) (p < -256.0f),
-      sima_v16_splat_f (-256.0f), p);
-  p = sima_v16_select_f ((SimaV16i) (p > 256.0f), sima_v16_splat_f (256.0f),
-      p);
+  p = sima_v16_select_f (sima_v16_isnan (p), sima_v16_splat_f (0.0f), p);
+  p = sima_v16_select_f (sima_v16_lt_f (p, lo), lo, p);
+  p = sima_v16_select_f (sima_v16_gt_f (p, hi), hi, p);
   r = round_lanes (p, rounding) + zero_point;
-  r = sima_v16_select_i ((SimaV16i) (r < -128), sima_v16_splat_i (-128), r);
-  r = sima_v16_select_i ((SimaV16i) (r > 127), sima_v16_splat_i (127), r);
+  r = sima_v16_select_i (sima_v16_lt_i (r, qlo), qlo, r);
+  r = sima_v16_select_i (sima_v16_gt_i (r, qhi), qhi, r);
   sima_v16_store_i8 (dst, r);
 }
 
@@ -141,8 +140,9 @@ minus_one (SimaV16u x)
 SIMA_V16_INLINE SimaV16i
 underflowed (SimaV16u x, SimaV16f p)
 {
-  return (SimaV16i) ((x & 0x7fffffffu) != 0)
-      & (SimaV16i) ((sima_v16_as_u (p) & 0x7f800000u) == 0);
+  const SimaV16u zero = sima_v16_splat_u (0);
+  return ~sima_v16_eq_u (x & 0x7fffffffu, zero)
+      & sima_v16_eq_u (sima_v16_as_u (p) & 0x7f800000u, zero);
 }
 
 /* Whether sixteen values at i convert in hardware; when they do, *p holds
@@ -158,7 +158,8 @@ vector_safe (const SimaFwQuantBlock *b, const uint8_t *src, uint32_t i,
     *p = sima_v16_as_f (x) * m;
     return !sima_v16_any (underflowed (x, *p));
   }
-  if (sima_v16_any ((SimaV16i) (minus_one (x) < b->risky_below)))
+  if (sima_v16_any (sima_v16_lt_u (minus_one (x),
+              sima_v16_splat_u (b->risky_below))))
     return 0;
   *p = sima_v16_as_f (x) * m;
   return 1;
@@ -169,6 +170,7 @@ paired_body (const SimaFwQuantBlock *b, const uint8_t *src, uint8_t *dst,
     uint32_t n, SimaDType dtype, SimaRounding rounding)
 {
   const SimaV16f m = sima_v16_splat_f (b->multiplier);
+  const SimaV16u risky_below = sima_v16_splat_u (b->risky_below);
   const int32_t zp = b->numerics.zero_point;
   uint32_t i;
 
@@ -184,8 +186,8 @@ paired_body (const SimaFwQuantBlock *b, const uint8_t *src, uint8_t *dst,
       if (sima_v16_any (underflowed (xa, pa) | underflowed (xb, pb)))
         return i;
     } else {
-      if (sima_v16_any ((SimaV16i) (sima_v16_min_u (minus_one (xa),
-                      minus_one (xb)) < b->risky_below)))
+      if (sima_v16_any (sima_v16_lt_u (sima_v16_min_u (minus_one (xa),
+                      minus_one (xb)), risky_below)))
         return i;
       pa = sima_v16_as_f (xa) * m;
       pb = sima_v16_as_f (xb) * m;
@@ -206,10 +208,10 @@ paired_body (const SimaFwQuantBlock *b, const uint8_t *src, uint8_t *dst,
 /* One leaf per dtype and rounding. */
 #define LEAF(name, dtype, rounding)                                          \
   static uint32_t                                                            \
-  name (const void *block, const uint8_t *src, uint8_t *dst, uint32_t n)     \
+  name (const SimaFwQuantBlock *b, const uint8_t *src, uint8_t *dst,         \
+      uint32_t n)                                                            \
   {                                                                          \
-    return paired_body ((const SimaFwQuantBlock *) block, src, dst, n,       \
-        dtype, rounding);                                                    \
+    return paired_body (b, src, dst, n, dtype, rounding);                    \
   }
 #define LEAVES(tag, dtype)                                                   \
   LEAF (paired_##tag##_rne, dtype, SIMA_ROUNDING_NEAREST_EVEN)               \
@@ -220,16 +222,6 @@ LEAVES (f32, SIMA_DTYPE_FLOAT32)
 LEAVES (f16, SIMA_DTYPE_FLOAT16)
 LEAVES (bf16, SIMA_DTYPE_BFLOAT16)
 LEAVES (u8, SIMA_DTYPE_UINT8)
-
-typedef uint32_t (*PairedLeaf) (const void *, const uint8_t *, uint8_t *,
-    uint32_t);
-
-/* [dtype][rounding], in SimaRounding's order, checked in init. */
-#define LEAF_ROW(tag) { paired_##tag##_rne, paired_##tag##_rtz,             \
-      paired_##tag##_rtp, paired_##tag##_rtn }
-static const PairedLeaf leaves[4][4] = {
-  LEAF_ROW (f32), LEAF_ROW (f16), LEAF_ROW (bf16), LEAF_ROW (u8),
-};
 
 void
 simafw_quant_block_init (SimaFwQuantBlock *b, SimaDType dtype,
@@ -251,14 +243,29 @@ simafw_quant_block_init (SimaFwQuantBlock *b, SimaDType dtype,
   col = numerics->rounding == SIMA_ROUNDING_NEAREST_EVEN ? 0
       : numerics->rounding == SIMA_ROUNDING_TOWARD_ZERO ? 1
       : numerics->rounding == SIMA_ROUNDING_TOWARD_POSITIVE ? 2 : 3;
-  b->paired = leaves[row][col];
+  b->leaf = 4 * row + col;
 }
 
+/* One switch per block, then direct calls: no function pointer, so the
+ * firmware's stack check sees every frame of the chain. */
 uint32_t
 simafw_quant_paired (const SimaFwQuantBlock *b, const uint8_t *src,
     uint8_t *dst, uint32_t n)
 {
-  return b->paired (b, src, dst, n);
+  switch (b->leaf) {
+#define CASE(k, tag)                                                         \
+    case 4 * k + 0: return paired_##tag##_rne (b, src, dst, n);              \
+    case 4 * k + 1: return paired_##tag##_rtz (b, src, dst, n);              \
+    case 4 * k + 2: return paired_##tag##_rtp (b, src, dst, n);              \
+    case 4 * k + 3: return paired_##tag##_rtn (b, src, dst, n);
+    CASE (0, f32)
+    CASE (1, f16)
+    CASE (2, bf16)
+    CASE (3, u8)
+#undef CASE
+    default:
+      return 0;                 /* nothing written: mixed does it all */
+  }
 }
 
 /* Out of the leaf, so the hot loop keeps its vector state in registers. */
@@ -288,7 +295,7 @@ simafw_quant_block (const SimaFwQuantBlock *b, const uint8_t *src,
     exact_run (b, src, dst, 0, n);
     return;
   }
-  done = b->paired (b, src, dst, n);
+  done = simafw_quant_paired (b, src, dst, n);
   if (done < n)
     simafw_quant_mixed (b, src, dst, done, n);
 }

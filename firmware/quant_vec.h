@@ -48,12 +48,8 @@ typedef struct {
   int exact_only;               /* subnormal multiplier */
   uint32_t risky_below;         /* (I_min << 23) - 1 */
   float multiplier;
-  /* the paired normal leaf for this dtype and rounding: converts pairs of
-   * vectors from element 0 and returns the first element it did not write
-   * (a deferred pair's start, or where fewer than 32 values remain once the
-   * final single vector, if any, is done) */
-  uint32_t (*paired) (const void *block, const uint8_t *src, uint8_t *dst,
-      uint32_t n);
+  int leaf;                     /* the paired normal leaf of this dtype
+                                 * and rounding (simafw_quant_paired) */
 } SimaFwQuantBlock;
 
 /* Prepares the block conversion of `dtype` values under `numerics` (from
@@ -61,7 +57,11 @@ typedef struct {
 void simafw_quant_block_init (SimaFwQuantBlock *b, SimaDType dtype,
     const SimaQuantNumerics *numerics);
 
-/* The paired normal leaf alone (b->paired; not for exact_only blocks). */
+/* The paired normal leaf of the block's dtype and rounding alone (not for
+ * exact_only blocks): converts pairs of vectors from element 0 and returns
+ * the first element it did not write (a deferred pair's start, or where
+ * fewer than 32 values remain once the final single vector, if any, is
+ * done). */
 uint32_t simafw_quant_paired (const SimaFwQuantBlock *b, const uint8_t *src,
     uint8_t *dst, uint32_t n);
 

@@ -11,6 +11,7 @@
  *   sima_v16_as_*                     as_float16, as_int16, as_uint16
  *   sima_v16_cvt_*                    convert_float16, convert_int16_rtz
  *   sima_v16_select                   select / bitselect
+ *   sima_v16_lt_f, _gt_f, _isnan ...  isless, isgreater, isnan, <, ==
  *   sima_v16_any                      any
  *   sima_v16_load_* / _store_*        vload16 / vstore16 (with the widening
  *                                     and narrowing convert_*)
@@ -105,6 +106,51 @@ sima_v16_cvt_f (SimaV16i v)
   return __builtin_convertvector (v, SimaV16f);
 }
 
+/* ---- comparisons (OpenCL isless, isgreater, isnotequal, <, ==) --------- */
+
+/* Every comparison goes through these, and each compares four 128-bit
+ * quarters: GCC 12 expands a comparison of 64-byte generic vectors lane by
+ * lane into scalar code unless the target has AVX-512 (about 100
+ * instructions for one), but compares 128-bit vectors natively on every
+ * target and keeps the quarters of a union in registers. The result is a
+ * comparison's: all ones in true lanes, zero elsewhere. */
+typedef float SimaV4f __attribute__ ((vector_size (16)));
+typedef int32_t SimaV4i __attribute__ ((vector_size (16)));
+typedef uint32_t SimaV4u __attribute__ ((vector_size (16)));
+typedef union { SimaV16f v; SimaV4f q[4]; } SimaV16fQ;
+typedef union { SimaV16i v; SimaV4i q[4]; } SimaV16iQ;
+typedef union { SimaV16u v; SimaV4u q[4]; } SimaV16uQ;
+
+#define SIMA_V16_CMP(name, V, Q, op)                                          \
+  SIMA_V16_INLINE SimaV16i                                                   \
+  name (V a, V b)                                                            \
+  {                                                                          \
+    Q x, y;                                                                  \
+    SimaV16iQ r;                                                             \
+    x.v = a;                                                                 \
+    y.v = b;                                                                 \
+    r.q[0] = (SimaV4i) (x.q[0] op y.q[0]);                                   \
+    r.q[1] = (SimaV4i) (x.q[1] op y.q[1]);                                   \
+    r.q[2] = (SimaV4i) (x.q[2] op y.q[2]);                                   \
+    r.q[3] = (SimaV4i) (x.q[3] op y.q[3]);                                   \
+    return r.v;                                                              \
+  }
+SIMA_V16_CMP (sima_v16_lt_f, SimaV16f, SimaV16fQ, <)
+SIMA_V16_CMP (sima_v16_gt_f, SimaV16f, SimaV16fQ, >)
+SIMA_V16_CMP (sima_v16_ne_f, SimaV16f, SimaV16fQ, !=)
+SIMA_V16_CMP (sima_v16_lt_i, SimaV16i, SimaV16iQ, <)
+SIMA_V16_CMP (sima_v16_gt_i, SimaV16i, SimaV16iQ, >)
+SIMA_V16_CMP (sima_v16_lt_u, SimaV16u, SimaV16uQ, <)
+SIMA_V16_CMP (sima_v16_eq_u, SimaV16u, SimaV16uQ, ==)
+#undef SIMA_V16_CMP
+
+/* NaN lanes (OpenCL isnan): the one value unequal to itself. */
+SIMA_V16_INLINE SimaV16i
+sima_v16_isnan (SimaV16f a)
+{
+  return sima_v16_ne_f (a, a);
+}
+
 /* ---- lane selection and reduction ---------------------------------------- */
 
 /* mask lanes are all ones or all zeros (a comparison's result): a where
@@ -132,18 +178,25 @@ sima_v16_select_i (SimaV16i mask, SimaV16i a, SimaV16i b)
 SIMA_V16_INLINE SimaV16u
 sima_v16_min_u (SimaV16u a, SimaV16u b)
 {
-  return sima_v16_select_u ((SimaV16i) (a < b), a, b);
+  return sima_v16_select_u (sima_v16_lt_u (a, b), a, b);
 }
 
-/* Nonzero if any lane of the mask is set (OpenCL any()). One reduction. */
+/* Nonzero if any lane of the mask is set (OpenCL any()). One reduction:
+ * halves ORed together down to two 64-bit words (memcpy between vector
+ * types of the right sizes is a register move, where a loop over lanes
+ * would extract each one). */
 SIMA_V16_INLINE int
 sima_v16_any (SimaV16i mask)
 {
-  uint32_t r = 0;
-  int i;
-  for (i = 0; i < SIMA_V16_LANES; i++)
-    r |= (uint32_t) mask[i];
-  return r != 0;
+  typedef uint64_t V4q __attribute__ ((vector_size (32)));
+  typedef uint64_t V2q __attribute__ ((vector_size (16)));
+  V4q h[2];
+  V2q q[2];
+  memcpy (h, &mask, sizeof h);
+  h[0] |= h[1];
+  memcpy (q, &h[0], sizeof q);
+  q[0] |= q[1];
+  return (q[0][0] | q[0][1]) != 0;
 }
 
 /* ---- loads and stores ---------------------------------------------------- */

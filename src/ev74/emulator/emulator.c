@@ -20,6 +20,7 @@
 #include "../transport.h"
 
 #include <errno.h>
+#include <fenv.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -608,6 +609,11 @@ worker_main (void *arg)
   uint32_t self;
   int free_emu;
 
+  /* A device worker computes in its own FP state, not in whatever the
+   * thread that opened the device had set (a caller's fesetround or
+   * FTZ/DAZ would otherwise leak in through pthread_create): the default
+   * environment, round to nearest with gradual underflow. */
+  fesetenv (FE_DFL_ENV);
   current_worker_emu = emu;
   pthread_mutex_lock (&emu->lock);
   self = emu->next_worker++;    /* live_workers was counted at creation */
