@@ -358,6 +358,11 @@ static const uint32_t mults[] = {
   0x3f7fffffu,                  /* field 126 */
   0x3fffffffu,                  /* field 127 */
   0x40000000u,                  /* field 128 */
+  0x42f70000u,                  /* 123.5 */
+  0x447a0000u,                  /* 1000 */
+  0x47000000u,                  /* 2^15 */
+  0x4b000000u,                  /* 2^23: FP16 subnormals land on halves */
+  0x4b800000u,                  /* 2^24: FP16 subnormals land on integers */
 };
 #define N_MULTS (sizeof mults / sizeof mults[0])
 
