@@ -118,10 +118,12 @@ expect_all (SimaDType d, const uint8_t *src, uint32_t n, uint32_t mbits,
 
 /* ---- FP modes ----------------------------------------------------------- */
 
+/* x86 SSE: MXCSR FTZ (bit 15) | DAZ (bit 6). AArch64: FPCR.FZ (bit 24),
+ * which flushes subnormal inputs and results alike. */
 static int
 ftz_available (void)
 {
-#if defined(__SSE__)
+#if defined(__SSE__) || defined(__aarch64__)
   return 1;
 #else
   return 0;
@@ -130,29 +132,33 @@ ftz_available (void)
 
 #if defined(__SSE__)
 static unsigned int saved_csr;
+#elif defined(__aarch64__)
+static uint64_t saved_fpcr;
 #endif
 
 static void
 ftz_on (int on)
 {
+  if (!on)
+    return;
 #if defined(__SSE__)
-  if (on) {
-    saved_csr = _mm_getcsr ();
-    _mm_setcsr (saved_csr | 0x8040u);   /* FTZ (bit 15) | DAZ (bit 6) */
-  }
-#else
-  (void) on;
+  saved_csr = _mm_getcsr ();
+  _mm_setcsr (saved_csr | 0x8040u);
+#elif defined(__aarch64__)
+  __asm__ __volatile__ ("mrs %0, fpcr" : "=r" (saved_fpcr));
+  __asm__ __volatile__ ("msr fpcr, %0" : : "r" (saved_fpcr | (1ull << 24)));
 #endif
 }
 
 static void
 ftz_off (int on)
 {
+  if (!on)
+    return;
 #if defined(__SSE__)
-  if (on)
-    _mm_setcsr (saved_csr);
-#else
-  (void) on;
+  _mm_setcsr (saved_csr);
+#elif defined(__aarch64__)
+  __asm__ __volatile__ ("msr fpcr, %0" : : "r" (saved_fpcr));
 #endif
 }
 
@@ -639,7 +645,8 @@ main (void)
   test_in_place ();
   for (ftz = 0; ftz <= 1; ftz++) {
     if (ftz && !ftz_available ()) {
-      tap_diag ("7 FTZ/DAZ: no SSE control register on this target; skipped");
+      tap_diag ("7 FTZ/DAZ: no SSE MXCSR or AArch64 FPCR on this "
+          "target; skipped");
       break;
     }
     test_fp16_all (ftz);
