@@ -32,6 +32,7 @@
 #include "dma_blocks.h"
 #include "numerics/bf16_convert.h"
 #include "pack_fw.h"
+#include "pack_special.h"
 
 enum { TAG_IN0 = 0, TAG_OUT0 = 2 };
 
@@ -467,6 +468,15 @@ simafw_pack_run (SimaFwHal *hal, const SimaFwPackJob *job)
 
   if (job->element_count == 0)
     return sima_status_ok ();
+  /* specialised workers for a few shapes (pack_special.c), chosen once */
+  switch (simafw_pack_select (job)) {
+  case SIMAFW_PACK_WORKER_GROUPED_C16:
+    return simafw_pack_run_grouped_c16 (hal, job);
+  case SIMAFW_PACK_WORKER_RGB_PAD16:
+    return simafw_pack_run_rgb_pad16 (hal, job);
+  default:
+    break;
+  }
   /* spans are below 2^32 and chunks at least 16 bytes: no overflow */
   task_weights (job, max_chunk, weight);
   sima_tiled_runs (&job->output_geometry, weight, &runs);

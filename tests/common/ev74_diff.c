@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pack_fw.h"
+#include "pack_special.h"
 #include "tap.h"
 
 const char *const diff_specs[8] = {
@@ -45,14 +47,54 @@ diff_offsets (TestRng *rng, const DiffJob *job, int in_align, int out_align,
       * (size_t) out_align;
 }
 
+/* Whether the firmware runs a bound descriptor on the grouped C16 worker
+ * (pack_special.h), whose workers each own a range of spatial tiles in
+ * every C plane: C-major planes, so a worker's lowest and highest bytes
+ * enclose other workers' tiles of the planes in between. */
+static int
+grouped_planes (const SimaEv74Descriptor *d)
+{
+  SimaFwQuantTessJob *job;
+  SimaStatus st;
+  int grouped;
+
+  if (d->length <= 8 || d->bytes[8] != SIMA_EV74_ROUTE_QUANTTESS)
+    return 0;
+  job = malloc (sizeof *job);
+  st = simafw_quanttess_decode (d->bytes, d->length, job);
+  grouped = sima_status_is_ok (&st)
+      && simafw_pack_select (&job->pack) == SIMAFW_PACK_WORKER_GROUPED_C16;
+  free (job);
+  return grouped;
+}
+
 /* Workers' written intervals: disjoint; 16-byte aligned boundaries except
  * at the output's own ends; together exactly the span (dense outputs); or a
- * single writer (outputs with holes). */
+ * single writer (outputs with holes). Grouped C16 jobs (`planes`): each
+ * worker's range of spatial tiles in every plane, so the enclosing
+ * intervals overlap by design; they must still start and end on 16-byte
+ * boundaries, in worker order, and the device model (the host HAL's
+ * granule owner map) faults the job on any granule two workers write. */
 static int
-ownership_ok (const DiffJob *job, const SimaEv74JobStats *js, uint64_t base)
+ownership_ok (const DiffJob *job, const SimaEv74JobStats *js, uint64_t base,
+    int planes)
 {
-  uint64_t covered = 0, end = base + job->output_bytes;
+  uint64_t covered = 0, end = base + job->output_bytes, prev_lo = 0;
   uint32_t w, v, writers = 0;
+
+  if (planes) {
+    for (w = 0; w < js->workers; w++) {
+      uint64_t lo = js->write_lo[w], hi = js->write_hi[w];
+      if (lo > hi)
+        continue;
+      if (lo % 16 != 0 || hi % 16 != 0 || lo < base || hi > end
+          || (writers > 0 && lo <= prev_lo))
+        return 0;
+      prev_lo = lo;
+      writers++;
+    }
+    return writers > 0;
+  }
 
   for (w = 0; w < js->workers; w++) {
     uint64_t lo = js->write_lo[w], hi = js->write_hi[w];
@@ -130,7 +172,7 @@ diff_run (DiffBench *b, const DiffJob *job, size_t in_off, size_t out_off,
           (unsigned long long) job->expect_written);
     ok = 0;
   }
-  if (!ownership_ok (job, &js, bo.bus_address)) {
+  if (!ownership_ok (job, &js, bo.bus_address, grouped_planes (&d))) {
     t->ownership_errors++;
     ok = 0;
   }

@@ -25,6 +25,7 @@
 #include "hal/device_model.h"
 #include "hal/hal.h"
 #include "pack_fw.h"
+#include "pack_special.h"
 
 static unsigned long
 widest_scalar (void)
@@ -61,6 +62,23 @@ main (void)
   SLOT ("simafw_pack_run", SIMAFW_PACK_IN_SLOT);
   SLOT ("simafw_pack_run", SIMAFW_PACK_OUT_SLOT);
   SLOT ("simafw_pack_run", SIMAFW_PACK_OUT_SLOT);
+  /* firmware/pack_special.c: the grouped C16 and RGB Pad16 workers' two
+   * input and two output slots (planes: BF16's two byte planes at most) */
+  {
+    const unsigned long planes = 2;
+    SLOT ("simafw_pack_run_grouped_c16", SIMAFW_GC16_MAX_ELEMENTS * scalar);
+    SLOT ("simafw_pack_run_grouped_c16", SIMAFW_GC16_MAX_ELEMENTS * scalar);
+    SLOT ("simafw_pack_run_grouped_c16", SIMAFW_GC16_MAX_OUTPUT);
+    SLOT ("simafw_pack_run_grouped_c16", SIMAFW_GC16_MAX_OUTPUT);
+    SLOT ("simafw_pack_run_rgb_pad16",
+        SIMAFW_RGB_MAX_PIXELS * SIMAFW_RGB_CHANNELS * scalar);
+    SLOT ("simafw_pack_run_rgb_pad16",
+        SIMAFW_RGB_MAX_PIXELS * SIMAFW_RGB_CHANNELS * scalar);
+    SLOT ("simafw_pack_run_rgb_pad16",
+        SIMAFW_RGB_MAX_PIXELS * SIMAFW_RGB_STORED * planes);
+    SLOT ("simafw_pack_run_rgb_pad16",
+        SIMAFW_RGB_MAX_PIXELS * SIMAFW_RGB_STORED * planes);
+  }
   /* firmware/detessdequant_worker.c: two INT8 panels, two result panels */
   SLOT ("simafw_detessdequant_run", SIMAFW_DD_PANEL);
   SLOT ("simafw_detessdequant_run", SIMAFW_DD_PANEL);
