@@ -29,7 +29,11 @@ Checks (docs/ev74.md, "Stack budget"):
      plus the largest of its workers' slots. Any other caller of a worker
      must call it as its last act (a call on a `return` line), and so must
      every caller on the way from the entry: the slots then end with the
-     entry; anything else fails, as the script cannot tell when they do;
+     entry; anything else fails, as the script cannot tell when they do.
+     A dispatcher (simafw_pack_run: a worker that hands some jobs to a
+     specialised worker with `return w (...)` above its own first scratch
+     call) is no such caller: none of its slots is live under w, and to
+     its callers it is one worker with the larger of its and w's slots;
   3. the deepest chain anywhere (descriptor validation, no slots live).
 
 Calls the graph cannot see into are charged a stated bound, never ignored:
@@ -218,7 +222,7 @@ def main(argv):
                 todo.append(callee)
 
     # Indirect calls: HAL ops only. Scratch and reset sites per function.
-    scratch_sites, resets = {}, set()
+    scratch_sites, scratch_lines, resets = {}, {}, set()
     for caller in sorted(reachable):
         for callee, site in edges.get(caller, []):
             if callee != INDIRECT:
@@ -232,6 +236,7 @@ def main(argv):
             if m.group(1) == "scratch":
                 scratch_sites.setdefault(caller, []).append(
                     normal(src.hal_args(site, "scratch")[1]))
+                scratch_lines.setdefault(caller, []).append(src.line(site)[:2])
             elif m.group(1) == "scratch_reset":
                 resets.add(caller)
 
@@ -338,6 +343,26 @@ def main(argv):
     scratch = {graph_workers[w]: sum(b for b, _ in s)
                for w, s in slots.items()}
 
+    # Dispatchers: a worker whose every call of another worker is a tail
+    # call (on a `return` line) above its own first scratch call, in the
+    # same file: it hands the whole run over before taking a slot, so none
+    # of its slots is live under the callee, and it returns when the callee
+    # does. Rule 1 still charges its own row with its deepest callee chain
+    # (conservative); to its callers it is one worker holding the largest
+    # of its own and its callees' slots, not a caller of workers (rule 2).
+    def dispatches(f):
+        sites = [site for c, site in edges.get(f, []) if c in scratch]
+        if f not in scratch or not sites or not all(
+                tail(f, c) for c, _ in edges[f] if c in scratch):
+            return False
+        return all(src.line(site)[0] == path and src.line(site)[1] < no
+                   for site in sites for path, no in scratch_lines[f])
+
+    dispatchers = {f for f in scratch if dispatches(f)}
+    for f in sorted(dispatchers, key=short):
+        scratch[f] = max([scratch[f]] + [scratch[c] for c, _ in edges[f]
+                                         if c in scratch])
+
     rows = []       # (label, stack, scratch, chain, note)
     # 1. each worker: its deepest chain from the entry, plus its slots
     for w in sorted(scratch, key=short):
@@ -349,7 +374,7 @@ def main(argv):
 
     # 2. slots held after a worker returns
     callers = sorted({f for f in reachable for c, _ in edges.get(f, [])
-                      if c in scratch})
+                      if c in scratch and f not in dispatchers})
     for f in callers:
         runs = sorted({c for c, _ in edges[f] if c in scratch}, key=short)
         links = all_links_to(f)
