@@ -9,6 +9,7 @@
 #ifndef SIMA_FIRMWARE_PACK_SPECIAL_H
 #define SIMA_FIRMWARE_PACK_SPECIAL_H
 
+#include "hal/device_model.h"
 #include "pack_fw.h"
 
 /* Eligibility bounds, written once (the spec's "Compact grouped C16 worker"
@@ -29,7 +30,7 @@ enum {
   /* source bytes of one H row of a grouped patch, or of a whole full RGB
    * tile, below which the general worker stays (the DMA threshold:
    * SIMA_EV74_DMA_EFFICIENT_ROW_BYTES for a row, 128 for an RGB tile) */
-  SIMAFW_GC16_MIN_ROW_BYTES = 64,
+  SIMAFW_GC16_MIN_ROW_BYTES = SIMA_EV74_DMA_EFFICIENT_ROW_BYTES,
   SIMAFW_RGB_MIN_TILE_BYTES = 128,
 };
 
