@@ -62,6 +62,12 @@ SimaStatus simafw_casttess_decode (const uint8_t *d, uint32_t length,
 void simafw_pack_convert (const SimaFwPackJob *job, const uint8_t *src,
     uint8_t *dst, uint32_t n);
 
+/* The end of every pack worker: waits for every tag (never returns with a
+ * transfer in flight, failed or not); the DMA error if err or a wait says
+ * a transfer failed. */
+SimaStatus simafw_pack_drain (SimaFwHal *hal, const SimaFwPackJob *job,
+    int err);
+
 /* This worker's share of the job (hal->worker_id of hal->worker_count). */
 SimaStatus simafw_pack_run (SimaFwHal *hal, const SimaFwPackJob *job);
 

@@ -146,20 +146,6 @@ no_slots (const SimaFwPackJob *job, const SimaFwHal *hal, const char *what)
       "available", job->op, (unsigned long) hal->worker_id, what);
 }
 
-static SimaStatus
-drain (SimaFwHal *hal, const SimaFwPackJob *job, int err)
-{
-  int s;
-
-  for (s = 0; s < SIMA_FW_DMA_TAGS; s++)
-    err |= hal->ops->wait (hal, (unsigned) s);
-  if (err)
-    return sima_status_make (SIMA_DMA_ERROR,
-        "%s worker %lu: a DMA transfer failed", job->op,
-        (unsigned long) hal->worker_id);
-  return sima_status_ok ();
-}
-
 /* A tile's source: `rows` rows of `row_bytes` at the H pitch, packed
  * locally; contiguous rows are one row. One command (rows < 65,536). */
 static int
@@ -322,7 +308,7 @@ simafw_pack_run_grouped_c16 (SimaFwHal *hal, const SimaFwPackJob *job)
           plane_bytes, 1);
     }
   }
-  return drain (hal, job, err);
+  return simafw_pack_drain (hal, job, err);
 }
 
 /* ---- RGB -> Pad16 --------------------------------------------------------- */
@@ -443,5 +429,5 @@ simafw_pack_run_rgb_pad16 (SimaFwHal *hal, const SimaFwPackJob *job)
     err |= simafw_write_exact (hal, TAG_OUT0 + (unsigned) s,
         job->output_bus + task[s].tile_offset, 0, out[s], 0, task[s].span, 1);
   }
-  return drain (hal, job, err);
+  return simafw_pack_drain (hal, job, err);
 }

@@ -518,6 +518,14 @@ simafw_pack_run (SimaFwHal *hal, const SimaFwPackJob *job)
         (uint32_t) (job->output_bus + task[s].tile_offset + task[s].b0), 0,
         out[s], 0, (uint32_t) (task[s].b1 - task[s].b0), 1);
   }
+  return simafw_pack_drain (hal, job, err);
+}
+
+SimaStatus
+simafw_pack_drain (SimaFwHal *hal, const SimaFwPackJob *job, int err)
+{
+  int s;
+
   /* never return with a transfer in flight, failed or not */
   for (s = 0; s < SIMA_FW_DMA_TAGS; s++)
     err |= hal->ops->wait (hal, (unsigned) s);
