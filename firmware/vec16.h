@@ -70,11 +70,14 @@ sima_v16_splat_i (int32_t x)
   return v + x;
 }
 
+/* Spelled out lane by lane: with x87 arithmetic (FLT_EVAL_METHOD 2, as
+ * the freestanding check compiles i686) v + x would take x as long
+ * double, which a float vector refuses. */
 SIMA_V16_INLINE SimaV16f
 sima_v16_splat_f (float x)
 {
-  SimaV16f v = { 0 };
-  return v + x;
+  SimaV16f v = { x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x };
+  return v;
 }
 
 SIMA_V16_INLINE SimaV16f
