@@ -9,6 +9,10 @@
 
 #include "../device_model.h"
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the granule words (host_hal.h) put granule 8w + i in byte i"
+#endif
+
 enum { POISON = 0xDB, GRANULE = SIMA_EV74_WRITE_GRANULE };
 
 /* An unretired transfer. Deferred: it lands when its tag is waited for.
@@ -32,9 +36,10 @@ sima_host_regions_track (SimaHostRegion *regions, size_t n_regions)
   size_t i;
 
   for (i = 0; i < n_regions; i++) {
-    size_t n = (size_t) (regions[i].length / GRANULE) + 2;
-    regions[i].owner = calloc (n, 1);
-    regions[i].inflight = calloc (n, 1);
+    /* granules, one more for a row ending at the region's end, in words */
+    size_t words = (size_t) (regions[i].length / GRANULE + 2 + 7) / 8;
+    regions[i].owner = calloc (words, sizeof (uint64_t));
+    regions[i].inflight = calloc (words, sizeof (uint64_t));
     if (regions[i].owner == NULL || regions[i].inflight == NULL
         || regions[i].bus % GRANULE != 0) {
       sima_host_regions_untrack (regions, i + 1);
@@ -146,10 +151,35 @@ cost (SimaHostHal *h, int write, const uint8_t *local, uint32_t local_pitch,
   h->stats.cycles += cycles;
 }
 
+/* Granule words: byte lane i of word w is granule 8w + i. */
+static uint64_t
+lanes (uint8_t byte)
+{
+  return byte * UINT64_C (0x0101010101010101);
+}
+
+/* The lanes of word w that lie in granules [g0, g1]. */
+static uint64_t
+lane_range (uint64_t w, uint64_t g0, uint64_t g1)
+{
+  unsigned lo = w == g0 / 8 ? (unsigned) (g0 % 8) : 0;
+  unsigned hi = w == g1 / 8 ? (unsigned) (g1 % 8) : 7;
+  return (~UINT64_C (0) >> (8 * (7 - hi))) & (~UINT64_C (0) << (8 * lo));
+}
+
+static unsigned
+first_lane (uint64_t bits)
+{
+  return (unsigned) __builtin_ctzll (bits) / 8;
+}
+
 /* Ownership of granules [g0, g1] of tracked region r by this worker, for a
- * DMA write (dma) or a scalar store. The owner byte is set first, so a
- * granule another worker owns is refused without reading its in-flight
- * marks (only a granule's DMA owner ever reads or writes those). */
+ * DMA write (dma) or a scalar store, a word of eight granules at a time.
+ * The owner bits are set first (one atomic OR a word), so a granule
+ * another worker owns is refused without reading its in-flight marks
+ * (only a granule's DMA owner ever changes those; other workers' lanes of
+ * the same word change under atomic operations too). The first granule
+ * that breaks a rule is the one named. */
 static int
 claim (SimaHostHal *h, const SimaHostRegion *r, uint64_t g0, uint64_t g1,
     int dma)
@@ -158,22 +188,46 @@ claim (SimaHostHal *h, const SimaHostRegion *r, uint64_t g0, uint64_t g1,
   uint8_t mine = (uint8_t) (dma ? 1u << w : 1u << (4 + w));
   uint8_t others_dma = (uint8_t) (0x0Fu & ~(1u << w));
   uint8_t others_any = (uint8_t) (~((1u << w) | (1u << (4 + w))) & 0xFFu);
-  uint64_t g;
+  uint64_t word;
 
-  for (g = g0; g <= g1; g++) {
-    uint8_t old = __atomic_fetch_or (&r->owner[g], mine, __ATOMIC_RELAXED);
-    if (old & (dma ? others_any : others_dma))
-      return refuse (h, "%s at bus 0x%08" PRIx64 " shares its 16-byte write "
-          "granule with a write of another worker (owners 0x%02x)",
-          dma ? "DMA write" : "scalar store", r->bus + g * GRANULE,
-          (unsigned) old);
-    if (r->inflight[g] != 0)
+  for (word = g0 / 8; word <= g1 / 8; word++) {
+    uint64_t range = lane_range (word, g0, g1);
+    uint64_t old = __atomic_fetch_or (&r->owner[word], lanes (mine) & range,
+        __ATOMIC_RELAXED);
+    uint64_t taken = old & lanes (dma ? others_any : others_dma) & range;
+    uint64_t busy = __atomic_load_n (&r->inflight[word], __ATOMIC_RELAXED)
+        & range;
+    if ((taken | busy) != 0) {
+      unsigned lane = first_lane (taken | busy);
+      uint64_t bus = r->bus + (8 * word + lane) * GRANULE;
+      if ((taken >> (8 * lane)) & 0xFF)
+        return refuse (h, "%s at bus 0x%08" PRIx64 " shares its 16-byte "
+            "write granule with a write of another worker (owners 0x%02x)",
+            dma ? "DMA write" : "scalar store", bus,
+            (unsigned) ((old >> (8 * lane)) & 0xFF));
       return refuse (h, "%s at bus 0x%08" PRIx64 " shares its 16-byte write "
           "granule with an unretired DMA write (tags 0x%x)",
-          dma ? "DMA write" : "scalar store", r->bus + g * GRANULE,
-          (unsigned) r->inflight[g]);
+          dma ? "DMA write" : "scalar store", bus,
+          (unsigned) ((busy >> (8 * lane)) & 0xFF));
+    }
   }
   return 0;
+}
+
+/* Marks (set) or clears the in-flight bit of `tag` on granules [g0, g1]. */
+static void
+mark_inflight (const SimaHostRegion *r, uint64_t g0, uint64_t g1,
+    unsigned tag, int set)
+{
+  uint64_t word;
+
+  for (word = g0 / 8; word <= g1 / 8; word++) {
+    uint64_t bits = lanes ((uint8_t) (1u << tag)) & lane_range (word, g0, g1);
+    if (set)
+      __atomic_fetch_or (&r->inflight[word], bits, __ATOMIC_RELAXED);
+    else
+      __atomic_fetch_and (&r->inflight[word], ~bits, __ATOMIC_RELAXED);
+  }
 }
 
 /* Every row of a tracked write claims its granules, then marks them in
@@ -183,16 +237,15 @@ claim_write (SimaHostHal *h, const SimaHostRegion *r, unsigned tag,
     uint32_t bus, uint32_t bus_pitch, uint32_t row_bytes, uint32_t rows)
 {
   uint32_t row;
-  uint64_t g;
 
   /* row by row: the rows of one transfer retire together, so a row may
    * not share a granule with an earlier one either */
   for (row = 0; row < rows; row++) {
     uint64_t off = (uint64_t) bus - r->bus + (uint64_t) row * bus_pitch;
-    if (claim (h, r, off / GRANULE, (off + row_bytes - 1) / GRANULE, 1) != 0)
+    uint64_t g0 = off / GRANULE, g1 = (off + row_bytes - 1) / GRANULE;
+    if (claim (h, r, g0, g1, 1) != 0)
       return -1;
-    for (g = off / GRANULE; g <= (off + row_bytes - 1) / GRANULE; g++)
-      r->inflight[g] |= (uint8_t) (1u << tag);
+    mark_inflight (r, g0, g1, tag, 1);
   }
   return 0;
 }
@@ -202,14 +255,13 @@ retire_write (const SimaHostTransfer *t)
 {
   const SimaHostRegion *r = t->granules;
   uint32_t row;
-  uint64_t g;
 
   if (r == NULL)
     return;
   for (row = 0; row < t->rows; row++) {
     uint64_t off = (uint64_t) t->bus - r->bus + (uint64_t) row * t->bus_pitch;
-    for (g = off / GRANULE; g <= (off + t->row_bytes - 1) / GRANULE; g++)
-      r->inflight[g] &= (uint8_t) ~(1u << t->tag);
+    mark_inflight (r, off / GRANULE, (off + t->row_bytes - 1) / GRANULE,
+        t->tag, 0);
   }
 }
 

@@ -34,11 +34,13 @@ typedef struct {
   uint64_t length;
   uint8_t *host;
   /* Per 16-byte granule of the region, shared by the workers of one job
-   * (NULL: not tracked). owner: bit w = worker w wrote it by DMA, bit 4+w =
-   * worker w stored into it; inflight: the tags of its DMA owner's
-   * unretired writes that touch it. */
-  uint8_t *owner;
-  uint8_t *inflight;
+   * (NULL: not tracked), one byte each, eight granules to a 64-bit word
+   * (byte g % 8 of word g / 8, little-endian), so that a row's granules are
+   * claimed and retired a word at a time with one atomic operation. owner:
+   * bit w = worker w wrote it by DMA, bit 4+w = worker w stored into it;
+   * inflight: the tags of its DMA owner's unretired writes that touch it. */
+  uint64_t *owner;
+  uint64_t *inflight;
 } SimaHostRegion;
 
 /* Turns on granule tracking for every region (all workers of one job must
