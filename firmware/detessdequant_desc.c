@@ -3,9 +3,10 @@
  * Decoding and revalidating a DetessDequant v1 descriptor on the device:
  * flags and length, reserved bytes, the request rebuilt and put through the
  * core's admission, a canonical output encoding (STRIDED only for outputs
- * that are not row-major), the exact table present exactly for subnormal
- * scales and equal, entry by entry, to the exact integer stages of the
- * convention the DIVIDE flag gives; then spans and bindings. No DMA happens before all of it passed.
+ * that are not row-major), the block arithmetic prepared (dequant_vec.h),
+ * the exact table present exactly for subnormal scales and equal, entry by
+ * entry, to the exact integer stages of the convention the DIVIDE flag
+ * gives; then spans and bindings. No DMA happens before all of it passed.
  */
 #include <string.h>
 
@@ -13,7 +14,6 @@
 
 #include "descriptor_check.h"
 #include "detessdequant_fw.h"
-#include "numerics/dequant_exact.h"
 
 #define OFF(field) SIMA_EV74_DD_OFF (field)
 
@@ -79,15 +79,18 @@ read_specs (const uint8_t *d, unsigned flags, SimaTensorSpec *in,
   return sima_status_ok ();
 }
 
-/* The job's table from the exact stages; a descriptor table must match. */
+/* The job's block arithmetic (dequant_vec.h: the vector path for an
+ * admitted normal scale, else the table of the core's exact stages). The
+ * descriptor carries a table exactly for subnormal scales, and it must
+ * equal the block's, entry by entry: the host's table is checked, never
+ * trusted. */
 static SimaStatus
-build_table (const uint8_t *d, unsigned flags, SimaFwDetessDequantJob *job)
+prepare_block (const uint8_t *d, unsigned flags, SimaFwDetessDequantJob *job)
 {
   const uint32_t at = sima_ev74_detessdequant_table_offset (flags);
+  const SimaFwDequantBlock *b = &job->block;
   uint32_t scale_bits;
-  int32_t zp = job->plan.params.zero_point;
   int fp32 = job->plan.output.dtype == SIMA_DTYPE_FLOAT32, i;
-  int divide = job->plan.params.convention == SIMA_SCALE_DIVIDE;
 
   memcpy (&scale_bits, &job->plan.params.scale, sizeof scale_bits);
   if (((scale_bits & 0x7f800000u) == 0)
@@ -97,20 +100,16 @@ build_table (const uint8_t *d, unsigned flags, SimaFwDetessDequantJob *job)
         "%s", (flags & SIMA_EV74_DD_FLAG_EXACT_TABLE) ? "carries" : "lacks",
         (unsigned long) scale_bits,
         (scale_bits & 0x7f800000u) ? "normal" : "subnormal");
-  for (i = 0; i < 256; i++) {
-    int8_t q = (int8_t) (uint8_t) i;
-    uint32_t want = fp32 ? sima_dequant_f32_bits (q, scale_bits, zp, divide)
-        : sima_dequant_bf16_bits (q, scale_bits, zp, divide);
-    if ((flags & SIMA_EV74_DD_FLAG_EXACT_TABLE)
-        && want != (fp32 ? sima_ev74_get_u32 (d, at + 4 * (uint32_t) i)
-            : sima_ev74_get_u16 (d, at + 2 * (uint32_t) i)))
+  simafw_dequant_block_init (&job->block, job->plan.output.dtype, scale_bits,
+      job->plan.params.zero_point, job->plan.params.convention);
+  if (!(flags & SIMA_EV74_DD_FLAG_EXACT_TABLE))
+    return sima_status_ok ();
+  /* a subnormal scale: the block holds the exact table (use_table) */
+  for (i = 0; i < 256; i++)
+    if (fp32 ? b->table.f32[i] != sima_ev74_get_u32 (d, at + 4 * (uint32_t) i)
+        : b->table.bf16[i] != sima_ev74_get_u16 (d, at + 2 * (uint32_t) i))
       return sima_status_make (SIMA_INVALID_DESCRIPTOR,
           "DetessDequant descriptor: exact table entry %d is wrong", i);
-    if (fp32)
-      job->table.f32[i] = want;
-    else
-      job->table.bf16[i] = (uint16_t) want;
-  }
   return sima_status_ok ();
 }
 
@@ -170,7 +169,7 @@ simafw_detessdequant_decode (const uint8_t *d, uint32_t length,
     return sima_status_make (SIMA_INVALID_DESCRIPTOR,
         "DetessDequant descriptor: row-major output strides must be encoded "
         "as a dense output, not STRIDED");
-  st = build_table (d, flags, job);
+  st = prepare_block (d, flags, job);
   if (!sima_status_is_ok (&st))
     return st;
   if (job->plan.input_bytes != sima_ev74_get_u64 (d, OFF (input_span))

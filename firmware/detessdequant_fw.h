@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * detessdequant_fw.h - DetessDequant in the EV74 firmware: the descriptor
- * decoder (which rebuilds the request, runs the core's admission on it and
- * checks the exact table) and the worker.
+ * decoder (which rebuilds the request, runs the core's admission on it,
+ * prepares the block arithmetic and checks the exact table) and the
+ * worker.
  */
 #ifndef SIMA_FIRMWARE_DETESSDEQUANT_FW_H
 #define SIMA_FIRMWARE_DETESSDEQUANT_FW_H
 
 #include <simaai/kernels/ops/detessdequant.h>
 
+#include "dequant_vec.h"
 #include "hal/hal.h"
 
 /* Panels of at most 4,096 elements: two 4 KiB INT8 input slots and two
@@ -20,13 +22,11 @@ typedef struct {
   unsigned flags;               /* SIMA_EV74_DD_FLAG_* */
   uint32_t input_bus;
   uint32_t output_bus;
-  /* The 256 results by INT8 byte: for a subnormal scale the descriptor's
-   * table (checked entry by entry), otherwise built here, both by the core's
-   * exact integer stages. */
-  union {
-    uint32_t f32[256];
-    uint16_t bf16[256];
-  } table;
+  /* The arithmetic, prepared once per job (dequant_vec.h): the vector
+   * path for an admitted normal scale; otherwise the 256 results of the
+   * core's exact integer stages, which for a subnormal scale the
+   * descriptor's table must equal entry by entry. */
+  SimaFwDequantBlock block;
 } SimaFwDetessDequantJob;
 
 SimaStatus simafw_detessdequant_decode (const uint8_t *d, uint32_t length,

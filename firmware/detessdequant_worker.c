@@ -15,9 +15,10 @@
  * contiguous bytes, merged into 2D transfers across pixels; other axes are
  * a byte per row at the tile's pitch; padding and gaps are never read;
  * cblock tiles cut channel runs at their 16-channel blocks),
- * wait, look every value up in the table of 256 exact results, and write
- * the results (one transfer for a dense panel, exact runs for a strided
- * one). Slots alternate as in the pack worker.
+ * wait, convert the panel with the job's block arithmetic (dequant_vec.h:
+ * vector lanes for an admitted normal scale, the exact table otherwise),
+ * and write the results (one transfer for a dense panel, exact runs for a
+ * strided one). Slots alternate as in the pack worker.
  */
 #include <string.h>
 
@@ -25,6 +26,7 @@
 
 #include "detessdequant_fw.h"
 #include "dense_output.h"
+#include "dequant_vec.h"
 #include "dma_blocks.h"
 
 enum { TAG_IN0 = 0, TAG_OUT0 = 2 };
@@ -177,27 +179,13 @@ scatter (SimaFwHal *hal, unsigned tag, const SimaFwDetessDequantJob *job,
   return err | simafw_segments_flush (hal, &seg);
 }
 
+/* A panel's results: the job's block arithmetic (dequant_vec.h), prepared
+ * once by the decoder; a panel has at most SIMAFW_DD_PANEL elements. */
 static void
 convert (const SimaFwDetessDequantJob *job, const Panel *p, const uint8_t *in,
     uint8_t *out)
 {
-  uint64_t i, n = p->e1 - p->e0;
-
-  if (job->plan.output.dtype == SIMA_DTYPE_FLOAT32) {
-    for (i = 0; i < n; i++) {
-      uint32_t v = job->table.f32[in[i]];
-      out[4 * i] = (uint8_t) v;
-      out[4 * i + 1] = (uint8_t) (v >> 8);
-      out[4 * i + 2] = (uint8_t) (v >> 16);
-      out[4 * i + 3] = (uint8_t) (v >> 24);
-    }
-  } else {
-    for (i = 0; i < n; i++) {
-      uint16_t v = job->table.bf16[in[i]];
-      out[2 * i] = (uint8_t) v;
-      out[2 * i + 1] = (uint8_t) (v >> 8);
-    }
-  }
+  simafw_dequant_block (&job->block, in, out, (uint32_t) (p->e1 - p->e0));
 }
 
 /* The end of the panel starting at e0: dense outputs cut at aligned

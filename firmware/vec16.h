@@ -230,6 +230,16 @@ sima_v16_load_u8 (const uint8_t *p)
   return __builtin_convertvector (b, SimaV16u);
 }
 
+/* Sixteen bytes, sign-extended to 32-bit lanes (OpenCL convert_int16 of a
+ * vload16 of char): INT8 values. */
+SIMA_V16_INLINE SimaV16i
+sima_v16_load_i8 (const uint8_t *p)
+{
+  SimaV16c c;
+  memcpy (&c, p, sizeof c);
+  return __builtin_convertvector (c, SimaV16i);
+}
+
 /* The low byte of every lane (the caller has saturated them). */
 SIMA_V16_INLINE void
 sima_v16_store_i8 (uint8_t *p, SimaV16i v)
@@ -248,6 +258,13 @@ sima_v16_store_u16 (uint8_t *p, SimaV16u v)
 
 SIMA_V16_INLINE void
 sima_v16_store_u32 (uint8_t *p, SimaV16u v)
+{
+  memcpy (p, &v, sizeof v);
+}
+
+/* Sixteen binary32 values, little-endian (vstore16 of a float16). */
+SIMA_V16_INLINE void
+sima_v16_store_f (uint8_t *p, SimaV16f v)
 {
   memcpy (p, &v, sizeof v);
 }
