@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Specialised pack workers (QuantTess/CastTess) for two frequent shapes,
+ * Specialised pack workers (QuantTess/CastTess) for three frequent shapes,
  * chosen once per job by simafw_pack_select; everything else runs on the
  * general worker (pack_worker.c). The arithmetic is the general worker's,
  * simafw_pack_convert, on the same staged bytes; only data movement and
@@ -23,10 +23,18 @@
  * BF16 pixel: its three low or high bytes and 13 padding bytes), one write.
  * Worker ranges as in the general worker (whole tiles, physical order).
  *
- * Both double-buffer like the general worker: the next task's input is in
- * flight while the current one is converted and packed, an output slot is
- * reused only after its previous write was waited for, and every transfer
- * is drained before returning, after an error too.
+ * Compact tiles (QuantTess INT8, "unpadded complete tiles"): one C tile
+ * holding every channel with none stored beyond them, so a tile's staged
+ * pixels are its output bytes' order. One task per tile: one 2D read of
+ * its H rows, the conversion straight from the input slot into the output
+ * slot (no pack pass), one write of the tile's span (a multiple of 16:
+ * no alignment gap to fill). Ranges and the tile loop are the RGB
+ * worker's (run_tiles); partial edge tiles take their class's extents.
+ *
+ * All three double-buffer like the general worker: the next task's input
+ * is in flight while the current one is converted and packed, an output
+ * slot is reused only after its previous write was waited for, and every
+ * transfer is drained before returning, after an error too.
  */
 #include <string.h>
 
@@ -124,6 +132,62 @@ rgb_pad16_eligible (const SimaFwPackJob *job)
   return rows_contiguous (job, SIMAFW_RGB_CHANNELS);
 }
 
+/* Unpadded complete tiles: a tile's staged pixels, all their channels, are
+ * already its output order, so codes go straight into the output slot. */
+static int
+compact_tile_eligible (const SimaFwPackJob *job)
+{
+  const SimaTiledGeometry *g = &job->output_geometry;
+  const int64_t *t = g->tiled.tile_shape;
+  const int64_t c = g->extent[SIMA_MLA_C];
+  const int64_t scalar = job->input_view.scalar_bytes;
+  /* a full H/W tile (one plane deep, one C tile): the largest class */
+  const int64_t elements = t[SIMA_MLA_H] * t[SIMA_MLA_W] * c;
+  int k;
+
+  /* CastTess's BF16 byte planes split each pixel's codes in two: not the
+   * staged order */
+  if (job->route != SIMA_EV74_ROUTE_QUANTTESS || g->element_bytes != 1)
+    return 0;
+  if (g->tile_count[SIMA_MLA_C] != 1
+      || (g->tiled.cblock && c > SIMAFW_CT_CBLOCK_CHANNELS))
+    return 0;
+  for (k = 0; k < SIMA_TILE_CLASS_COUNT; k++) {
+    const SimaTileClass *cls = &g->classes[k];
+    if (cls->count > 0 && (cls->stored_channels != cls->extent[SIMA_MLA_C]
+            || cls->payload_bytes % SIMAFW_CT_PAYLOAD_MULTIPLE != 0))
+      return 0;
+  }
+  if (t[SIMA_MLA_D] != 1 || elements > SIMAFW_CT_MAX_ELEMENTS)
+    return 0;
+  /* a useful complete H/W interior of regular tiles */
+  if (g->full_tiles[SIMA_MLA_H] < 1 || g->full_tiles[SIMA_MLA_W] < 1
+      || elements * scalar < SIMAFW_CT_MIN_TILE_BYTES)
+    return 0;
+  return rows_contiguous (job, c);
+}
+
+int
+simafw_pack_eligible (const SimaFwPackJob *job, SimaFwPackWorker w)
+{
+  if (w == SIMAFW_PACK_WORKER_GENERAL)
+    return 1;
+  if (job->element_count == 0 || job->output_geometry.empty)
+    return 0;
+  switch (w) {
+  case SIMAFW_PACK_WORKER_GROUPED_C16:
+    return grouped_c16_eligible (job);
+  case SIMAFW_PACK_WORKER_RGB_PAD16:
+    return rgb_pad16_eligible (job);
+  case SIMAFW_PACK_WORKER_COMPACT_TILE:
+    return compact_tile_eligible (job);
+  default:
+    return 0;
+  }
+}
+
+/* The rules are disjoint (pack_special.h): the order is the order they
+ * were added in, so an earlier worker's jobs cannot move. */
 SimaFwPackWorker
 simafw_pack_select (const SimaFwPackJob *job)
 {
@@ -133,6 +197,8 @@ simafw_pack_select (const SimaFwPackJob *job)
     return SIMAFW_PACK_WORKER_GROUPED_C16;
   if (rgb_pad16_eligible (job))
     return SIMAFW_PACK_WORKER_RGB_PAD16;
+  if (compact_tile_eligible (job))
+    return SIMAFW_PACK_WORKER_COMPACT_TILE;
   return SIMAFW_PACK_WORKER_GENERAL;
 }
 
@@ -348,14 +414,18 @@ pack_rgb (const uint8_t *codes, uint8_t *out, uint32_t pixels, int planes,
   }
 }
 
+/* ---- whole tiles: RGB -> Pad16 and compact tiles ------------------------- */
+
 typedef struct {
   uint64_t tile_offset;
   int64_t view_offset;
   uint32_t rows, width, span;
-} RgbTask;
+} TileTask;
 
+/* The cursor's tile with its class's exact extents and span (a partial
+ * edge tile is smaller, never padded to the full tile). */
 static void
-rgb_task (const SimaTileCursor *cur, RgbTask *t)
+tile_task (const SimaTileCursor *cur, TileTask *t)
 {
   t->tile_offset = cur->tile_offset;
   t->view_offset = cur->view_offset;
@@ -364,31 +434,102 @@ rgb_task (const SimaTileCursor *cur, RgbTask *t)
   t->span = (uint32_t) cur->cls->span_bytes;
 }
 
+/* This worker's tiles, whole and in physical order: [first, last) of the
+ * job's tiles (one task each: weight 1 per class, so the class-weighted
+ * run sums count tiles and sima_tiled_locate finds a worker's first tile
+ * in O(1)), as in the general worker. */
+typedef struct {
+  uint64_t weight[SIMA_TILE_CLASS_COUNT];
+  SimaTileRuns runs;
+  uint64_t first, last;
+} TileRange;
+
+static void
+tile_range (const SimaFwHal *hal, const SimaFwPackJob *job, TileRange *r)
+{
+  const SimaTiledGeometry *g = &job->output_geometry;
+  uint64_t tasks;
+  int i;
+
+  for (i = 0; i < SIMA_TILE_CLASS_COUNT; i++)
+    r->weight[i] = g->classes[i].count > 0;
+  sima_tiled_runs (g, r->weight, &r->runs);     /* at most the tile count */
+  tasks = g->outer_count * r->runs.slice;
+  r->first = tasks * hal->worker_id / hal->worker_count;
+  r->last = tasks * (hal->worker_id + 1) / hal->worker_count;
+}
+
+/* The range's tiles, one task each: one 2D read of the tile's H rows of
+ * W * C scalars, the conversion, one write of the tile's span. RGB
+ * (`rgb`): convert in place, then pack_rgb into the output slot. Compact
+ * tiles: the staged pixels with every channel, nothing stored beyond
+ * them, are already the tile's output order, so the codes go straight
+ * into the output slot and that is the tile (no pack pass). The starting
+ * tile is decoded once (sima_tiled_locate, sima_tile_cursor_seek); the
+ * cursor then steps along W, H, D and outer slices. Double-buffered: the
+ * next tile's read is in flight during the conversion, an output slot is
+ * reused only after its previous write was waited for, and everything is
+ * drained before returning. */
+static SimaStatus
+run_tiles (SimaFwHal *hal, const SimaFwPackJob *job, const TileRange *r,
+    uint8_t *const in[2], uint8_t *const out[2], uint32_t channels, int rgb)
+{
+  const SimaTiledGeometry *g = &job->output_geometry;
+  const uint32_t in_scalar = (uint32_t) job->input_view.scalar_bytes;
+  const uint64_t first = r->first, last = r->last;
+  uint64_t outer, inside, k;
+  int64_t ti[4];
+  SimaTileCursor cur;
+  TileTask task[2];
+  int err = 0, s;
+
+  sima_tiled_locate (g, &r->runs, r->weight, first, &outer, ti, &inside);
+  sima_tile_cursor_init (&cur, g, &job->walk);
+  sima_tile_cursor_seek (&cur, outer, ti);
+  tile_task (&cur, &task[0]);
+  err |= read_rows (hal, TAG_IN0, job, task[0].view_offset, in[0],
+      task[0].width * channels * in_scalar, task[0].rows);
+  for (k = first; k < last && !err; k++) {
+    uint32_t values;
+    s = (int) ((k - first) & 1);
+    err |= hal->ops->wait (hal, TAG_IN0 + (unsigned) s);
+    if (k + 1 < last) {
+      sima_tile_cursor_next (&cur);
+      tile_task (&cur, &task[1 - s]);
+      err |= read_rows (hal, TAG_IN0 + (unsigned) (1 - s), job,
+          task[1 - s].view_offset, in[1 - s],
+          task[1 - s].width * channels * in_scalar, task[1 - s].rows);
+    }
+    if (k - first >= 2)         /* this output slot's previous write */
+      err |= hal->ops->wait (hal, TAG_OUT0 + (unsigned) s);
+    if (err)
+      break;
+    values = task[s].rows * task[s].width * channels;
+    if (rgb) {
+      simafw_pack_convert (job, in[s], in[s], values);
+      pack_rgb (in[s], out[s], values / SIMAFW_RGB_CHANNELS,
+          g->element_bytes, job->padding);
+    } else {
+      simafw_pack_convert (job, in[s], out[s], values);
+    }
+    err |= simafw_write_exact (hal, TAG_OUT0 + (unsigned) s,
+        job->output_bus + task[s].tile_offset, 0, out[s], 0, task[s].span, 1);
+  }
+  return simafw_pack_drain (hal, job, err);
+}
+
 SimaStatus
 simafw_pack_run_rgb_pad16 (SimaFwHal *hal, const SimaFwPackJob *job)
 {
-  const SimaTiledGeometry *g = &job->output_geometry;
-  const int planes = g->element_bytes;
+  const int planes = job->output_geometry.element_bytes;
   /* in place: the wider of a scalar and a code (UINT8 -> BF16) */
   const uint32_t scalar = (uint32_t) (job->input_view.scalar_bytes > planes
       ? job->input_view.scalar_bytes : planes);
-  const uint32_t in_scalar = (uint32_t) job->input_view.scalar_bytes;
-  uint64_t weight[SIMA_TILE_CLASS_COUNT], tasks, first, last, outer, inside,
-      k;
-  int64_t ti[4];
   uint8_t *in[2], *out[2];
-  SimaTileRuns runs;
-  SimaTileCursor cur;
-  RgbTask task[2];
-  int err = 0, s, i;
+  TileRange r;
 
-  for (i = 0; i < SIMA_TILE_CLASS_COUNT; i++)
-    weight[i] = g->classes[i].count > 0;
-  sima_tiled_runs (g, weight, &runs);   /* at most the tile count */
-  tasks = g->outer_count * runs.slice;
-  first = tasks * hal->worker_id / hal->worker_count;
-  last = tasks * (hal->worker_id + 1) / hal->worker_count;
-  if (first == last)
+  tile_range (hal, job, &r);
+  if (r.first == r.last)        /* no tiles: no slots */
     return sima_status_ok ();
   in[0] = hal->ops->scratch (hal, SIMAFW_RGB_MAX_PIXELS
       * SIMAFW_RGB_CHANNELS * scalar);
@@ -400,34 +541,26 @@ simafw_pack_run_rgb_pad16 (SimaFwHal *hal, const SimaFwPackJob *job)
       * planes);
   if (!in[0] || !in[1] || !out[0] || !out[1])
     return no_slots (job, hal, "RGB Pad16");
+  return run_tiles (hal, job, &r, in, out, SIMAFW_RGB_CHANNELS, 1);
+}
 
-  sima_tiled_locate (g, &runs, weight, first, &outer, ti, &inside);
-  sima_tile_cursor_init (&cur, g, &job->walk);
-  sima_tile_cursor_seek (&cur, outer, ti);
-  rgb_task (&cur, &task[0]);
-  err |= read_rows (hal, TAG_IN0, job, task[0].view_offset, in[0],
-      task[0].width * SIMAFW_RGB_CHANNELS * in_scalar, task[0].rows);
-  for (k = first; k < last && !err; k++) {
-    uint32_t pixels;
-    s = (int) ((k - first) & 1);
-    err |= hal->ops->wait (hal, TAG_IN0 + (unsigned) s);
-    if (k + 1 < last) {
-      sima_tile_cursor_next (&cur);
-      rgb_task (&cur, &task[1 - s]);
-      err |= read_rows (hal, TAG_IN0 + (unsigned) (1 - s), job,
-          task[1 - s].view_offset, in[1 - s],
-          task[1 - s].width * SIMAFW_RGB_CHANNELS * in_scalar,
-          task[1 - s].rows);
-    }
-    if (k - first >= 2)
-      err |= hal->ops->wait (hal, TAG_OUT0 + (unsigned) s);
-    if (err)
-      break;
-    pixels = task[s].rows * task[s].width;
-    simafw_pack_convert (job, in[s], in[s], pixels * SIMAFW_RGB_CHANNELS);
-    pack_rgb (in[s], out[s], pixels, planes, job->padding);
-    err |= simafw_write_exact (hal, TAG_OUT0 + (unsigned) s,
-        job->output_bus + task[s].tile_offset, 0, out[s], 0, task[s].span, 1);
-  }
-  return simafw_pack_drain (hal, job, err);
+SimaStatus
+simafw_pack_run_compact_tile (SimaFwHal *hal, const SimaFwPackJob *job)
+{
+  const uint32_t scalar = (uint32_t) job->input_view.scalar_bytes;
+  uint8_t *in[2], *out[2];
+  TileRange r;
+
+  tile_range (hal, job, &r);
+  if (r.first == r.last)        /* no tiles: no slots */
+    return sima_status_ok ();
+  /* INT8: one output byte per element */
+  in[0] = hal->ops->scratch (hal, SIMAFW_CT_MAX_ELEMENTS * scalar);
+  in[1] = hal->ops->scratch (hal, SIMAFW_CT_MAX_ELEMENTS * scalar);
+  out[0] = hal->ops->scratch (hal, SIMAFW_CT_MAX_ELEMENTS);
+  out[1] = hal->ops->scratch (hal, SIMAFW_CT_MAX_ELEMENTS);
+  if (!in[0] || !in[1] || !out[0] || !out[1])
+    return no_slots (job, hal, "compact tile");
+  return run_tiles (hal, job, &r, in, out,
+      (uint32_t) job->output_geometry.extent[SIMA_MLA_C], 0);
 }

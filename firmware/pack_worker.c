@@ -474,6 +474,8 @@ simafw_pack_run (SimaFwHal *hal, const SimaFwPackJob *job)
     return simafw_pack_run_grouped_c16 (hal, job);
   case SIMAFW_PACK_WORKER_RGB_PAD16:
     return simafw_pack_run_rgb_pad16 (hal, job);
+  case SIMAFW_PACK_WORKER_COMPACT_TILE:
+    return simafw_pack_run_compact_tile (hal, job);
   default:
     break;
   }

@@ -79,6 +79,12 @@ main (void)
     SLOT ("simafw_pack_run_rgb_pad16",
         SIMAFW_RGB_MAX_PIXELS * SIMAFW_RGB_STORED * planes);
   }
+  /* firmware/pack_special.c: the compact tile worker's two input slots
+   * and two INT8 output slots (one byte per element) */
+  SLOT ("simafw_pack_run_compact_tile", SIMAFW_CT_MAX_ELEMENTS * scalar);
+  SLOT ("simafw_pack_run_compact_tile", SIMAFW_CT_MAX_ELEMENTS * scalar);
+  SLOT ("simafw_pack_run_compact_tile", SIMAFW_CT_MAX_ELEMENTS);
+  SLOT ("simafw_pack_run_compact_tile", SIMAFW_CT_MAX_ELEMENTS);
   /* firmware/detessdequant_worker.c: two INT8 panels, two result panels */
   SLOT ("simafw_detessdequant_run", SIMAFW_DD_PANEL);
   SLOT ("simafw_detessdequant_run", SIMAFW_DD_PANEL);
