@@ -19,12 +19,17 @@
  * vector lanes for an admitted normal scale, the exact table otherwise),
  * and write the results (one transfer for a dense panel, exact runs for a
  * strided one). Slots alternate as in the pack worker.
+ *
+ * The selector (detessdequant_special.h) runs first: the tile-band worker
+ * takes its jobs whole; the direct-input one is this loop with a panel's
+ * values one read.
  */
 #include <string.h>
 
 #include <simaai/kernels/ev74/detessdequant_wire.h>
 
 #include "detessdequant_fw.h"
+#include "detessdequant_special.h"
 #include "dense_output.h"
 #include "dequant_vec.h"
 #include "dma_blocks.h"
@@ -110,10 +115,12 @@ source_run (const SimaDetessDequantPlan *plan, const int64_t *coord,
   }
 }
 
-/* Issues the reads of a panel's values into `local`, in output order. */
+/* Issues the reads of a panel's values into `local`, in output order.
+ * direct: the logical input is the tiled buffer's first element_count
+ * bytes (simafw_detessdequant_select), so the panel is one read. */
 static int
 gather (SimaFwHal *hal, unsigned tag, const SimaFwDetessDequantJob *job,
-    const Panel *p, uint8_t *local)
+    int direct, const Panel *p, uint8_t *local)
 {
   const SimaDetessDequantPlan *plan = &job->plan;
   int64_t coord[SIMA_MAX_RANK];
@@ -121,6 +128,9 @@ gather (SimaFwHal *hal, unsigned tag, const SimaFwDetessDequantJob *job,
   uint64_t e = p->e0;
   int err = 0;
 
+  if (direct)
+    return simafw_read_2d (hal, tag, local, 0, job->input_bus + p->e0, 0,
+        (uint32_t) (p->e1 - p->e0), 1);
   simafw_segments_init (&seg, 0, tag);
   coords_of (plan, e, coord);
   while (e < p->e1) {
@@ -208,10 +218,21 @@ simafw_detessdequant_run (SimaFwHal *hal, const SimaFwDetessDequantJob *job)
   const int strided = (job->flags & SIMA_EV74_DD_FLAG_STRIDED) != 0;
   SimaFwDenseOutput dense;
   uint64_t first, last, k, panels, e;
-  int err = 0, s;
+  int err = 0, s, direct = 0;
 
   if (job->plan.element_count == 0)
     return sima_status_ok ();
+  /* the worker, chosen once per job (detessdequant_special.c); the direct
+   * one is this loop with one read per panel */
+  switch (simafw_detessdequant_select (job, hal->worker_count)) {
+    case SIMAFW_DD_WORKER_BANDS:
+      return simafw_detessdequant_run_bands (hal, job);
+    case SIMAFW_DD_WORKER_DIRECT:
+      direct = 1;
+      break;
+    case SIMAFW_DD_WORKER_GENERAL:
+      break;
+  }
   simafw_dense_output_init (&dense, job->plan.element_count,
       (uint32_t) scalar, job->output_bus, SIMAFW_DD_PANEL);
   if (strided) {
@@ -241,7 +262,7 @@ simafw_detessdequant_run (SimaFwHal *hal, const SimaFwDetessDequantJob *job)
     e = panel_end (&dense, strided, e, last);
   panel[0].e0 = first;
   panel[0].e1 = panel_end (&dense, strided, first, last);
-  err |= gather (hal, TAG_IN0, job, &panel[0], in[0]);
+  err |= gather (hal, TAG_IN0, job, direct, &panel[0], in[0]);
   for (k = 0; k < panels && !err; k++) {
     s = (int) (k & 1);
     err |= hal->ops->wait (hal, TAG_IN0 + (unsigned) s);
@@ -249,7 +270,8 @@ simafw_detessdequant_run (SimaFwHal *hal, const SimaFwDetessDequantJob *job)
       Panel *next = &panel[1 - s];
       next->e0 = panel[s].e1;
       next->e1 = panel_end (&dense, strided, next->e0, last);
-      err |= gather (hal, TAG_IN0 + (unsigned) (1 - s), job, next, in[1 - s]);
+      err |= gather (hal, TAG_IN0 + (unsigned) (1 - s), job, direct, next,
+          in[1 - s]);
     }
     if (k >= 2)                 /* this output slot's previous write */
       err |= hal->ops->wait (hal, TAG_OUT0 + (unsigned) s);

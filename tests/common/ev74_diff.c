@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "detessdequant_special.h"
 #include "pack_fw.h"
 #include "pack_special.h"
 #include "tap.h"
@@ -47,34 +48,45 @@ diff_offsets (TestRng *rng, const DiffJob *job, int in_align, int out_align,
       * (size_t) out_align;
 }
 
-/* Whether the firmware runs a bound descriptor on the grouped C16 worker
- * (pack_special.h), whose workers each own a range of spatial tiles in
- * every C plane: C-major planes, so a worker's lowest and highest bytes
- * enclose other workers' tiles of the planes in between. */
+/* Whether the firmware runs a bound descriptor, on `workers` workers, on a
+ * worker whose workers' written ranges interleave by design:
+ * - the grouped C16 pack worker (pack_special.h): each worker owns a range
+ *   of spatial tiles in every C plane, and C-major planes put other
+ *   workers' tiles between a worker's lowest and highest bytes;
+ * - the DetessDequant tile-band worker (detessdequant_special.h): a band is
+ *   a rectangle of the output (tile rows x a run of W tiles), so a worker's
+ *   first and last bands may enclose rows of another worker's bands. */
 static int
-grouped_planes (const SimaEv74Descriptor *d)
+interleaved_owners (const SimaEv74Descriptor *d, uint32_t workers)
 {
-  SimaFwQuantTessJob *job;
   SimaStatus st;
-  int grouped;
+  int yes = 0;
 
-  if (d->length <= 8 || d->bytes[8] != SIMA_EV74_ROUTE_QUANTTESS)
+  if (d->length <= 8)
     return 0;
-  job = malloc (sizeof *job);
-  st = simafw_quanttess_decode (d->bytes, d->length, job);
-  grouped = sima_status_is_ok (&st)
-      && simafw_pack_select (&job->pack) == SIMAFW_PACK_WORKER_GROUPED_C16;
-  free (job);
-  return grouped;
+  if (d->bytes[8] == SIMA_EV74_ROUTE_QUANTTESS) {
+    SimaFwQuantTessJob *job = malloc (sizeof *job);
+    st = simafw_quanttess_decode (d->bytes, d->length, job);
+    yes = sima_status_is_ok (&st)
+        && simafw_pack_select (&job->pack) == SIMAFW_PACK_WORKER_GROUPED_C16;
+    free (job);
+  } else if (d->bytes[8] == SIMA_EV74_ROUTE_DETESSDEQUANT) {
+    SimaFwDetessDequantJob *job = malloc (sizeof *job);
+    st = simafw_detessdequant_decode (d->bytes, d->length, job);
+    yes = sima_status_is_ok (&st) && simafw_detessdequant_select (job,
+        workers) == SIMAFW_DD_WORKER_BANDS;
+    free (job);
+  }
+  return yes;
 }
 
 /* Workers' written intervals: disjoint; 16-byte aligned boundaries except
  * at the output's own ends; together exactly the span (dense outputs); or a
- * single writer (outputs with holes). Grouped C16 jobs (`planes`): each
- * worker's range of spatial tiles in every plane, so the enclosing
- * intervals overlap by design; they must still start and end on 16-byte
- * boundaries, in worker order, and the device model (the host HAL's
- * granule owner map) faults the job on any granule two workers write. */
+ * single writer (outputs with holes). Interleaved owners (`planes`, see
+ * interleaved_owners): the enclosing intervals overlap by design; they
+ * must still start and end on 16-byte boundaries, in worker order, and the
+ * device model (the host HAL's granule owner map) faults the job on any
+ * granule two workers write. */
 static int
 ownership_ok (const DiffJob *job, const SimaEv74JobStats *js, uint64_t base,
     int planes)
@@ -172,7 +184,8 @@ diff_run (DiffBench *b, const DiffJob *job, size_t in_off, size_t out_off,
           (unsigned long long) job->expect_written);
     ok = 0;
   }
-  if (!ownership_ok (job, &js, bo.bus_address, grouped_planes (&d))) {
+  if (!ownership_ok (job, &js, bo.bus_address,
+          interleaved_owners (&d, js.workers))) {
     t->ownership_errors++;
     ok = 0;
   }

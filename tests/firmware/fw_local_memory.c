@@ -22,6 +22,7 @@
 
 #include "detesscast_fw.h"
 #include "detessdequant_fw.h"
+#include "detessdequant_special.h"
 #include "hal/device_model.h"
 #include "hal/hal.h"
 #include "pack_fw.h"
@@ -90,6 +91,13 @@ main (void)
   SLOT ("simafw_detessdequant_run", SIMAFW_DD_PANEL);
   SLOT ("simafw_detessdequant_run", SIMAFW_DD_PANEL * scalar);
   SLOT ("simafw_detessdequant_run", SIMAFW_DD_PANEL * scalar);
+  /* firmware/detessdequant_special.c: the tile-band worker's two staging
+   * slots, its ordered panel and two result panels */
+  SLOT ("simafw_detessdequant_run_bands", SIMAFW_DDB_STAGE);
+  SLOT ("simafw_detessdequant_run_bands", SIMAFW_DDB_STAGE);
+  SLOT ("simafw_detessdequant_run_bands", SIMAFW_DDB_ORDERED);
+  SLOT ("simafw_detessdequant_run_bands", SIMAFW_DD_PANEL * scalar);
+  SLOT ("simafw_detessdequant_run_bands", SIMAFW_DD_PANEL * scalar);
   /* firmware/detesscast_worker.c: two byte-plane pairs, two result panels */
   SLOT ("simafw_detesscast_run", 2 * SIMAFW_DC_PANEL);
   SLOT ("simafw_detesscast_run", 2 * SIMAFW_DC_PANEL);
