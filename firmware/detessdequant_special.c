@@ -59,9 +59,12 @@ typedef struct {
   int64_t height;           /* logical H (1 when absent) */
   int64_t tile_w, tile_h, tile_c;
   int64_t tiles_w, tiles_h, tiles_c;
-  int64_t rows_of[2];       /* rows of a full / the boundary H tile row */
+  int64_t rows_of[2];       /* rows of a full / the last H tile row */
+  int64_t last_w;           /* width of the last W tile */
   int64_t k;                /* W tiles per band */
-  int64_t r;                /* rows per band (a whole tile row: tile_h) */
+  int64_t r;                /* rows per band: tile_h for bands of whole
+                             * tile rows, fewer for runs of rows of one
+                             * tile */
   int64_t wbands;           /* bands across a row of W tiles */
   uint64_t per_row[2];      /* tasks of a full / the boundary H tile row */
   uint64_t per_plane;       /* tasks of one outer slice and D plane */
@@ -124,7 +127,7 @@ bands_plan (const SimaFwDetessDequantJob *job, Bands *b)
   const SimaTiledGeometry *g = &job->plan.input_geometry;
   const int64_t *t = g->tiled.tile_shape;
   const uint64_t granule = SIMA_EV74_WRITE_GRANULE;
-  int64_t valid, stored, fit, rows, per_pixel_out;
+  int64_t valid, stored, fit, rows, pixel_bytes;
   uint64_t row_bytes;
 
   if ((job->flags & SIMA_EV74_DD_FLAG_STRIDED) || g->tiled.cblock
@@ -157,16 +160,18 @@ bands_plan (const SimaFwDetessDequantJob *job, Bands *b)
   b->pitch_full = stage_pitch (valid, stored);
   c_tile (g, b->tiles_c - 1, &valid, &stored);
   b->pitch_last = stage_pitch (valid, stored);
-  b->pixel_bytes = (uint32_t) ((b->tiles_c - 1) * b->pitch_full
-      + b->pitch_last);
+  /* at most a pixel's stored bytes; beyond a staging slot no band fits */
+  pixel_bytes = (b->tiles_c - 1) * (int64_t) b->pitch_full + b->pitch_last;
+  if (pixel_bytes > SIMAFW_DDB_STAGE)
+    return 0;
+  b->pixel_bytes = (uint32_t) pixel_bytes;
 
   /* the most pixels a band may hold: its results fit a panel, its staged
    * values a staging slot */
-  per_pixel_out = b->channels;
-  fit = SIMAFW_DD_PANEL / per_pixel_out;
+  fit = SIMAFW_DD_PANEL / b->channels;
   if ((int64_t) (SIMAFW_DDB_STAGE / b->pixel_bytes) < fit)
     fit = SIMAFW_DDB_STAGE / b->pixel_bytes;
-  if (fit / (b->tile_h * b->tile_w) >= 1) {
+  if (fit >= b->tile_h * b->tile_w) {
     /* whole tile rows: k W tiles, as even as the row allows */
     int64_t k = fit / (b->tile_h * b->tile_w), bands_w;
     if (k > b->tiles_w)
@@ -183,9 +188,10 @@ bands_plan (const SimaFwDetessDequantJob *job, Bands *b)
     b->r = ceil_div (b->tile_h, ceil_div (b->tile_h, rows));
   }
   b->wbands = ceil_div (b->tiles_w, b->k);
+  /* the tile extents were clamped to the tensor: the last tile's */
   b->rows_of[0] = b->tile_h;
-  b->rows_of[1] = g->tail_extent[SIMA_MLA_H] > 0 && b->tiles_h > 1
-      ? g->tail_extent[SIMA_MLA_H] : b->tile_h;
+  b->rows_of[1] = b->height - (b->tiles_h - 1) * b->tile_h;
+  b->last_w = b->width - (b->tiles_w - 1) * b->tile_w;
   b->per_row[0] = (uint64_t) (b->wbands * ceil_div (b->rows_of[0], b->r));
   b->per_row[1] = (uint64_t) (b->wbands * ceil_div (b->rows_of[1], b->r));
   b->per_plane = (uint64_t) (b->tiles_h - 1) * b->per_row[0]
@@ -288,6 +294,13 @@ typedef struct {
   int64_t pixels;           /* band width: pixels of a row */
 } Band;
 
+/* Pixels of a row of W tile j. */
+static int64_t
+tile_width (const Bands *b, int64_t j)
+{
+  return j == b->tiles_w - 1 ? b->last_w : b->tile_w;
+}
+
 static void
 band_locate (const Bands *b, uint64_t task, BandPos *p)
 {
@@ -328,7 +341,6 @@ static void
 band_of (const Bands *b, const BandPos *p, Band *band)
 {
   int64_t rows = p->ht == b->tiles_h - 1 ? b->rows_of[1] : b->rows_of[0];
-  int64_t last_w = b->width - (b->tiles_w - 1) * b->tile_w;
 
   band->plane = p->plane;
   band->ht = p->ht;
@@ -338,7 +350,7 @@ band_of (const Bands *b, const BandPos *p, Band *band)
   band->j1 = band->j0 + b->k < b->tiles_w ? band->j0 + b->k : b->tiles_w;
   band->pixels = (band->j1 - band->j0) * b->tile_w;
   if (band->j1 == b->tiles_w)
-    band->pixels += last_w - b->tile_w;
+    band->pixels += b->last_w - b->tile_w;
 }
 
 /* A run of per-pixel rows being merged into one 2D read. */
@@ -388,7 +400,7 @@ band_read (SimaFwHal *hal, unsigned tag, const SimaFwDetessDequantJob *job,
       ti[SIMA_MLA_C] = ct;
       cls = &g->classes[sima_tiled_class_of (g, ti)];
       tile = job->input_bus + sima_tiled_tile_offset (g, outer, ti);
-      tw = cls->extent[SIMA_MLA_W];
+      tw = tile_width (b, j);
       valid = cls->extent[SIMA_MLA_C];
       stored = cls->stored_channels;
       first = (uint64_t) (band->row0 * tw);     /* first pixel */
@@ -436,8 +448,7 @@ band_order (const SimaFwDetessDequantJob *job, const Bands *b,
     c_tile (g, ct, &valid, &stored);
     pitch = stage_pitch (valid, stored);
     for (j = band->j0; j < band->j1; j++) {
-      int64_t tw = j == b->tiles_w - 1
-          ? b->width - (b->tiles_w - 1) * b->tile_w : b->tile_w;
+      int64_t tw = tile_width (b, j);
       int64_t x0 = (j - band->j0) * b->tile_w;
       for (row = 0; row < band->rows; row++) {
         uint8_t *dst = ordered + (row * band->pixels + x0) * b->channels + c0;

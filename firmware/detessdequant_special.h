@@ -24,7 +24,9 @@ typedef enum {
   /* panels of the row-major output, gathered value run by value run */
   SIMAFW_DD_WORKER_GENERAL = 0,
   /* the logical input is a contiguous prefix of the tiled bytes (rank-one
-   * channel tensors): the general worker's panels, each one direct read */
+   * channel tensors; channels-last tensors of one unpadded C tile in
+   * whole-row or single-row tiles, such as YOLO heads): the general
+   * worker's panels, each one direct read */
   SIMAFW_DD_WORKER_DIRECT = 1,
   /* channels-last dense output: bands of whole tiles (or tile rows), every
    * C tile of a band read in a few transfers, reordered locally */

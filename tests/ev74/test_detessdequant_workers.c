@@ -70,6 +70,11 @@ static const Case cases[] = {
   { "MlaCBlocked C40 32x16 (rows of one plane tile)", 3, { 32, 16, 40 }, HWC, T8_16_16, PAD, 0, 1, 0, 0, BND, BND },
   { "pad16 C3 8x16 (one band) on 1 worker", 3, { 8, 16, 3 }, HWC, T8_16_16, PAD, 0, 0, 0, 0, GEN, BND },
   { "pad16 C3 32x32 (4 bands for 4 workers)", 3, { 32, 32, 3 }, HWC, T8_16_16, PAD, 0, 0, 0, 0, BND, BND },
+  { "pad16 C40 in C tiles of 24 (padded full C tiles) 16x32", 3, { 16, 32, 40 }, HWC, { 1, 8, 16, 24 }, PAD, 0, 0, 0, 0, BND, BND },
+  { "pad16 C3 5x20 in H8/W32 tiles (one partial tile both ways)", 3, { 5, 20, 3 }, HWC, { 1, 8, 32, 16 }, PAD, 0, 0, 0, 0, GEN, BND },
+  { "pad16 C3 40x80 in H64/W16 tiles (H tile beyond H, rows of one tile)", 3, { 40, 80, 3 }, HWC, { 1, 64, 16, 16 }, PAD, 0, 0, 0, 0, BND, BND },
+  { "pad16 C8 N2 x H24, W absent", 3, { 2, 24, 8 }, { -1, 1, -1, 2 }, { 1, 4, 1, 16 }, PAD, 0, 0, 0, 0, BND, BND },
+  { "pad16 C3 outer 2 x D3 x 8x16", 5, { 2, 3, 8, 16, 3 }, { 1, 2, 3, 4 }, T8_16_16, PAD, 0, 0, 0, 0, BND, BND },
   /* tile bands: fallback neighbours */
   { "pad16 C3 24x32 (3 bands for 4 workers)", 3, { 24, 32, 3 }, HWC, T8_16_16, PAD, 0, 0, 0, 0, GEN, BND },
   { "pad16 C3 224x224, output at +4", 3, { 224, 224, 3 }, HWC, T8_16_16, PAD, 0, 0, 0, 4, GEN, GEN },
