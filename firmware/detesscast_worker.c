@@ -286,11 +286,5 @@ simafw_detesscast_run (SimaFwHal *hal, const SimaFwDetessCastJob *job)
     assemble (job, &panel[s], in[s], in[s] + SIMAFW_DC_PANEL, out[s]);
     err |= scatter (hal, TAG_OUT0 + (unsigned) s, job, &panel[s], out[s]);
   }
-  for (s = 0; s < SIMA_FW_DMA_TAGS; s++)
-    err |= hal->ops->wait (hal, (unsigned) s);
-  if (err)
-    return sima_status_make (SIMA_DMA_ERROR,
-        "DetessCast worker %lu: a DMA transfer failed",
-        (unsigned long) hal->worker_id);
-  return sima_status_ok ();
+  return simafw_dma_drain (hal, err, "DetessCast");
 }

@@ -527,11 +527,5 @@ simafw_detessdequant_run_bands (SimaFwHal *hal,
     err |= band_write (hal, TAG_OUT0 + (unsigned) s, job, &b, &band[s],
         out[s]);
   }
-  for (s = 0; s < SIMA_FW_DMA_TAGS; s++)
-    err |= hal->ops->wait (hal, (unsigned) s);
-  if (err)
-    return sima_status_make (SIMA_DMA_ERROR,
-        "DetessDequant worker %lu: a DMA transfer failed",
-        (unsigned long) hal->worker_id);
-  return sima_status_ok ();
+  return simafw_dma_drain (hal, err, "DetessDequant");
 }

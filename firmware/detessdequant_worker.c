@@ -280,11 +280,5 @@ simafw_detessdequant_run (SimaFwHal *hal, const SimaFwDetessDequantJob *job)
     convert (job, &panel[s], in[s], out[s]);
     err |= scatter (hal, TAG_OUT0 + (unsigned) s, job, &panel[s], out[s]);
   }
-  for (s = 0; s < SIMA_FW_DMA_TAGS; s++)
-    err |= hal->ops->wait (hal, (unsigned) s);
-  if (err)
-    return sima_status_make (SIMA_DMA_ERROR,
-        "DetessDequant worker %lu: a DMA transfer failed",
-        (unsigned long) hal->worker_id);
-  return sima_status_ok ();
+  return simafw_dma_drain (hal, err, "DetessDequant");
 }

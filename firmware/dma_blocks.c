@@ -213,3 +213,17 @@ simafw_segments_flush (SimaFwHal *hal, SimaFwSegments *s)
   s->seg_bytes = 0;
   return err | issue_block (hal, s);
 }
+
+SimaStatus
+simafw_dma_drain (SimaFwHal *hal, int err, const char *op)
+{
+  int s;
+
+  for (s = 0; s < SIMA_FW_DMA_TAGS; s++)
+    err |= hal->ops->wait (hal, (unsigned) s);
+  if (err)
+    return sima_status_make (SIMA_DMA_ERROR,
+        "%s worker %lu: a DMA transfer failed", op,
+        (unsigned long) hal->worker_id);
+  return sima_status_ok ();
+}

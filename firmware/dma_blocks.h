@@ -23,6 +23,8 @@
 
 #include <stdint.h>
 
+#include <simaai/kernels/status.h>
+
 #include "hal/hal.h"
 
 typedef struct {
@@ -62,5 +64,10 @@ int simafw_read_2d (SimaFwHal *hal, unsigned tag, uint8_t *local,
 
 /* Issues whatever is still being built. */
 int simafw_segments_flush (SimaFwHal *hal, SimaFwSegments *s);
+
+/* The end of every worker: waits for every tag, so that it never returns
+ * with a transfer in flight, failed or not; the DMA error ("<op> worker
+ * <id>: a DMA transfer failed") if err or a wait says a transfer failed. */
+SimaStatus simafw_dma_drain (SimaFwHal *hal, int err, const char *op);
 
 #endif /* SIMA_FIRMWARE_DMA_BLOCKS_H */

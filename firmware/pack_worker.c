@@ -526,14 +526,5 @@ simafw_pack_run (SimaFwHal *hal, const SimaFwPackJob *job)
 SimaStatus
 simafw_pack_drain (SimaFwHal *hal, const SimaFwPackJob *job, int err)
 {
-  int s;
-
-  /* never return with a transfer in flight, failed or not */
-  for (s = 0; s < SIMA_FW_DMA_TAGS; s++)
-    err |= hal->ops->wait (hal, (unsigned) s);
-  if (err)
-    return sima_status_make (SIMA_DMA_ERROR,
-        "%s worker %lu: a DMA transfer failed", job->op,
-        (unsigned long) hal->worker_id);
-  return sima_status_ok ();
+  return simafw_dma_drain (hal, err, job->op);
 }

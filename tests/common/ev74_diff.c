@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "ev74_diff.h"
 
+#include <simaai/kernels/a65/detessdequant.h>
+#include <simaai/kernels/ev74/detessdequant.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -225,4 +228,33 @@ diff_report (const char *label, const DiffTally *t, uint64_t want_cases)
   tap_ok (t->ownership_errors == 0, "%s: workers wrote disjoint intervals, "
       "16-byte aligned inside the output (%llu exceptions)", label,
       (unsigned long long) t->ownership_errors);
+}
+
+static SimaStatus
+detessdequant_a65 (const void *p, const void *in, void *out)
+{
+  const SimaDetessDequantPlan *plan = p;
+  SimaA65DetessDequantPlan a65;
+  SimaConstHostBuffer ib = { in, plan->input_bytes };
+  SimaHostBuffer ob = { out, plan->output_bytes };
+  SimaStatus st = sima_a65_detessdequant_prepare (plan, &a65);
+  return st.code == SIMA_OK
+      ? sima_a65_detessdequant_execute (&a65, &ib, 1, &ob, 1) : st;
+}
+
+static SimaStatus
+detessdequant_encode (const void *plan, SimaEv74Descriptor *d)
+{
+  return sima_ev74_detessdequant_encode_relocatable (plan, d);
+}
+
+DiffJob
+diff_detessdequant_job (const SimaDetessDequantPlan *plan)
+{
+  const uint64_t scalar = (uint64_t) plan->output_view.scalar_bytes;
+  DiffJob job = { plan->input_bytes, plan->output_bytes, plan->element_count,
+    plan->element_count * scalar,
+    !sima_strided_view_is_row_major (&plan->output_view), detessdequant_a65,
+    detessdequant_encode, plan };
+  return job;
 }

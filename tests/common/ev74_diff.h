@@ -16,6 +16,7 @@
 #define SIMA_TESTS_EV74_DIFF_H
 
 #include <simaai/kernels/ev74/descriptor.h>
+#include <simaai/kernels/ops/detessdequant.h>
 
 #include "ev74_util.h"
 #include "test_util.h"
@@ -62,6 +63,11 @@ void diff_offsets (TestRng *rng, const DiffJob *job, int in_align,
 
 /* The four TAP points of a differential sweep. */
 void diff_report (const char *label, const DiffTally *t, uint64_t want_cases);
+
+/* A DetessDequant plan as a job: the A65 kernel, the relocatable encoding,
+ * exactly the element bytes read and the results written (one writer when
+ * the output has holes). */
+DiffJob diff_detessdequant_job (const SimaDetessDequantPlan *plan);
 
 /* The specs of the eight benches of a sweep: 1-4 workers x both DMA models. */
 extern const char *const diff_specs[8];

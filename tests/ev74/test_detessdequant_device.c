@@ -24,35 +24,6 @@
 #include "tap.h"
 #include "test_util.h"
 
-static SimaStatus
-dd_a65 (const void *p, const void *in, void *out)
-{
-  const SimaDetessDequantPlan *plan = p;
-  SimaA65DetessDequantPlan a65;
-  SimaConstHostBuffer ib = { in, plan->input_bytes };
-  SimaHostBuffer ob = { out, plan->output_bytes };
-  SimaStatus st = sima_a65_detessdequant_prepare (plan, &a65);
-  return st.code == SIMA_OK
-      ? sima_a65_detessdequant_execute (&a65, &ib, 1, &ob, 1) : st;
-}
-
-static SimaStatus
-dd_encode (const void *plan, SimaEv74Descriptor *d)
-{
-  return sima_ev74_detessdequant_encode_relocatable (plan, d);
-}
-
-static DiffJob
-dd_job (const SimaDetessDequantPlan *plan)
-{
-  uint64_t scalar = (uint64_t) plan->output_view.scalar_bytes;
-  DiffJob job = { plan->input_bytes, plan->output_bytes, plan->element_count,
-    plan->element_count * scalar,
-    !sima_strided_view_is_row_major (&plan->output_view), dd_a65, dd_encode,
-    plan };
-  return job;
-}
-
 static int
 admit (const SimaTensorSpec *in, const SimaTensorSpec *out,
     SimaDetessDequantParams params, SimaDetessDequantPlan *plan)
@@ -277,7 +248,7 @@ differential (const char *label, uint64_t seed, int count, int cblock)
 
     while (!random_plan (&rng, &plan, cblock)) {
     }
-    job = dd_job (&plan);
+    job = diff_detessdequant_job (&plan);
     strided += (uint64_t) job.single_writer;
     cblocked += plan.input.layout == SIMA_LAYOUT_MLA_CBLOCKED;
     subnormal += plan.params.scale < 1e-38f;

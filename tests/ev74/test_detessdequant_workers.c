@@ -110,35 +110,6 @@ static const SimaDetessDequantParams params[] = {
 };
 enum { N_PARAMS = sizeof params / sizeof params[0] };
 
-static SimaStatus
-dd_a65 (const void *p, const void *in, void *out)
-{
-  const SimaDetessDequantPlan *plan = p;
-  SimaA65DetessDequantPlan a65;
-  SimaConstHostBuffer ib = { in, plan->input_bytes };
-  SimaHostBuffer ob = { out, plan->output_bytes };
-  SimaStatus st = sima_a65_detessdequant_prepare (plan, &a65);
-  return st.code == SIMA_OK
-      ? sima_a65_detessdequant_execute (&a65, &ib, 1, &ob, 1) : st;
-}
-
-static SimaStatus
-dd_encode (const void *plan, SimaEv74Descriptor *d)
-{
-  return sima_ev74_detessdequant_encode_relocatable (plan, d);
-}
-
-static DiffJob
-job_of (const SimaDetessDequantPlan *plan)
-{
-  const uint64_t scalar = (uint64_t) plan->output_view.scalar_bytes;
-  DiffJob job = { plan->input_bytes, plan->output_bytes, plan->element_count,
-    plan->element_count * scalar,
-    !sima_strided_view_is_row_major (&plan->output_view), dd_a65, dd_encode,
-    plan };
-  return job;
-}
-
 static int
 plan_of (const Case *c, SimaDType out_dtype, int param,
     SimaDetessDequantPlan *plan)
@@ -250,7 +221,7 @@ run_case (const Case *c, DiffBench *benches, TestRng *rng, uint8_t *want,
         DiffJob job;
         const int p = sets == N_PARAMS ? f : f * (N_PARAMS - 1);
         plan_of (c, dt, p, &plan);
-        job = job_of (&plan);
+        job = diff_detessdequant_job (&plan);
         diff_offsets (rng, &job, 16, 16, &in_off, &out_off);
         out_off += (size_t) c->out_phase;
         for (j = 0; j < (size_t) plan.input_bytes; j++)

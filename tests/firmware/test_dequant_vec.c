@@ -29,11 +29,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#if defined(__SSE__)
-#include <xmmintrin.h>
-#endif
-
 #include "dequant_vec.h"
+#include "fpenv_util.h"
 #include "oracle.h"
 #include "tap.h"
 
@@ -116,49 +113,28 @@ oracle_all (int bf16, int divide, uint32_t sbits, int32_t zp, uint32_t *exp)
 
 /* ---- FP modes ----------------------------------------------------------- */
 
-/* x86 SSE: MXCSR FTZ (bit 15) | DAZ (bit 6). AArch64: FPCR.FZ (bit 24),
- * which flushes subnormal inputs and results alike. (As in
- * test_quant_vec.c.) */
+/* The FTZ/DAZ host mode (fpenv_util.h: MXCSR FTZ | DAZ on x86, FPCR.FZ
+ * on AArch64). */
 static int
 ftz_available (void)
 {
-#if defined(__SSE__) || defined(__aarch64__)
-  return 1;
-#else
-  return 0;
-#endif
+  int ok = test_fpenv_enter (TEST_FPENV_FLUSH_DENORMALS);
+  test_fpenv_leave ();
+  return ok;
 }
-
-#if defined(__SSE__)
-static unsigned int saved_csr;
-#elif defined(__aarch64__)
-static uint64_t saved_fpcr;
-#endif
 
 static void
 ftz_on (int on)
 {
-  if (!on)
-    return;
-#if defined(__SSE__)
-  saved_csr = _mm_getcsr ();
-  _mm_setcsr (saved_csr | 0x8040u);
-#elif defined(__aarch64__)
-  __asm__ __volatile__ ("mrs %0, fpcr" : "=r" (saved_fpcr));
-  __asm__ __volatile__ ("msr fpcr, %0" : : "r" (saved_fpcr | (1ull << 24)));
-#endif
+  if (on)
+    test_fpenv_enter (TEST_FPENV_FLUSH_DENORMALS);
 }
 
 static void
 ftz_off (int on)
 {
-  if (!on)
-    return;
-#if defined(__SSE__)
-  _mm_setcsr (saved_csr);
-#elif defined(__aarch64__)
-  __asm__ __volatile__ ("msr fpcr, %0" : : "r" (saved_fpcr));
-#endif
+  if (on)
+    test_fpenv_leave ();
 }
 
 /* The block under test, in the requested FP mode. */
