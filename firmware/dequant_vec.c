@@ -10,6 +10,7 @@
 
 #include "numerics/dequant_exact.h"
 #include "vec16.h"
+#include "widen_vec.h"
 
 /* 2^126 (field 253): the largest scale whose DIVIDE quotients stay normal
  * (admission proof below). */
@@ -28,8 +29,8 @@
  * adding at most 0x8000 cannot carry out of bit 31 nor across the sign,
  * infinities stay infinite (0x7f800000 + 0x7fff -> 0x7f80), and a finite
  * value rounding past the largest BF16 becomes infinity, the nearest-even
- * overflow. It is the vector form of numerics/bf16_convert.h's
- * sima_bf16_from_f32_bits. */
+ * overflow (simafw_v16_bf16_of_bits, the vector form of
+ * numerics/bf16_convert.h's sima_bf16_from_f32_bits). */
 SIMA_V16_INLINE void
 lanes (uint8_t *dst, const uint8_t *src, SimaV16f zero, SimaV16f scale,
     int bf16, int divide)
@@ -45,7 +46,7 @@ lanes (uint8_t *dst, const uint8_t *src, SimaV16f zero, SimaV16f scale,
     r = d * scale;
   if (bf16) {
     SimaV16u bits = sima_v16_as_u (r);
-    sima_v16_store_u16 (dst, (bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+    sima_v16_store_u16 (dst, simafw_v16_bf16_of_bits (bits));
   } else {
     sima_v16_store_f (dst, r);
   }

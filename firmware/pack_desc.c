@@ -196,6 +196,7 @@ simafw_casttess_decode (const uint8_t *d, uint32_t length,
   pack->input_view = job->plan.input_view;
   pack->output_geometry = job->plan.output_geometry;
   pack->element_count = job->plan.element_count;
+  simafw_cast_block_init (&pack->cast, pack->input_dtype);
   pack->padding = 0;
   sima_tiled_walk_init (&pack->output_geometry, &pack->input_view,
       &pack->walk);

@@ -13,6 +13,7 @@
 #include <simaai/kernels/ops/quanttess.h>
 
 #include "hal/hal.h"
+#include "cast_vec.h"
 #include "quant_vec.h"
 
 /* Local memory of a pack worker: two slots of 18 KiB input and 6 KiB
@@ -37,6 +38,7 @@ typedef struct {
   uint8_t padding;              /* byte of padding channels, every plane */
   SimaQuantNumerics numerics;   /* QuantTess only */
   SimaFwQuantBlock quant;       /* QuantTess: its block arithmetic */
+  SimaFwCastBlock cast;         /* CastTess: its block arithmetic */
 } SimaFwPackJob;
 
 typedef struct {

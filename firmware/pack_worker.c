@@ -21,16 +21,16 @@
  * pixel in one 16-channel block (block b holds every pixel of the tile,
  * units b*P .. b*P + P-1). Two slots alternate: the next task's input is in flight
  * while the current one is converted, and an output slot is reused only
- * after its previous write has completed. The numerics are the core's
- * header-only exact integer stages, so nothing depends on the device's
- * handling of subnormals.
+ * after its previous write has completed. The arithmetic is the
+ * sixteen-lane block conversion of each operation (quant_vec.h,
+ * cast_vec.h), prepared once per job, whose results never depend on the
+ * device's handling of subnormals.
  */
 #include <string.h>
 
 #include <simaai/kernels/ev74/wire.h>
 
 #include "dma_blocks.h"
-#include "numerics/bf16_convert.h"
 #include "pack_fw.h"
 #include "pack_special.h"
 
@@ -345,48 +345,18 @@ gather (SimaFwHal *hal, unsigned tag, const SimaFwPackJob *job,
   return err | simafw_segments_flush (hal, &seg);
 }
 
-/* CastTess's BF16 bits of one staged scalar at p, by the core's integer
- * rules: UINT8 is the exact integer's BF16 (sima_bf16_from_u8). */
-static uint16_t
-bf16_of (const SimaFwPackJob *job, const uint8_t *p)
-{
-  const SimaDType dtype = job->input_dtype;
-
-  if (dtype == SIMA_DTYPE_FLOAT32)
-    return sima_bf16_from_f32_bits ((uint32_t) p[0] | (uint32_t) p[1] << 8
-        | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24);
-  if (dtype == SIMA_DTYPE_UINT8)
-    return sima_bf16_from_u8 (p[0]);
-  return dtype == SIMA_DTYPE_FLOAT16
-      ? sima_bf16_from_f16_bits ((uint16_t) (p[0] | p[1] << 8))
-      : (uint16_t) (p[0] | p[1] << 8);
-}
-
 /* Converts n staged scalars at src into the job's output codes at dst:
- * QuantTess one INT8 byte per value (the block arithmetic of quant_vec.h,
- * prepared once per job), CastTess the two bytes (little-endian) of its
- * BF16 bits. dst may be src (in place). BF16 codes no wider than their
- * scalars go first to last: code i lands on bytes below the end of scalar
- * i, all read. UINT8 -> BF16 codes are wider (code i covers scalars 2i and
- * 2i+1), so they go last to first: code i lands on bytes >= i, whose
- * scalars have been read, and scalar i is read just before. */
+ * QuantTess one INT8 byte per value (quant_vec.h), CastTess the two bytes
+ * (little-endian) of its BF16 bits (cast_vec.h), each block's arithmetic
+ * prepared once per job. dst may be src (in place). */
 void
 simafw_pack_convert (const SimaFwPackJob *job, const uint8_t *src,
     uint8_t *dst, uint32_t n)
 {
-  const uint32_t scalar = job->input_view.scalar_bytes;
-  uint32_t i;
-
-  if (job->route == SIMA_EV74_ROUTE_QUANTTESS) {
+  if (job->route == SIMA_EV74_ROUTE_QUANTTESS)
     simafw_quant_block (&job->quant, src, dst, n);
-    return;
-  }
-  for (i = 0; i < n; i++) {
-    uint32_t k = scalar == 1 ? n - 1 - i : i;
-    uint16_t code = bf16_of (job, src + (uint64_t) k * scalar);
-    dst[2 * k] = (uint8_t) code;
-    dst[2 * k + 1] = (uint8_t) (code >> 8);
-  }
+  else
+    simafw_cast_block (&job->cast, src, dst, n);
 }
 
 /* Lays the codes out as the task's output bytes: per unit and plane, the

@@ -9,6 +9,7 @@
 
 #include "numerics/quant_exact.h"
 #include "vec16.h"
+#include "widen_vec.h"
 
 /* ---- exact scalar path (subnormal multiplier, risky lanes, tails) ------- */
 
@@ -47,36 +48,6 @@ exact_run (const SimaFwQuantBlock *b, const uint8_t *src, uint8_t *dst,
 }
 
 /* ---- vector stages ------------------------------------------------------ */
-
-/* Binary32 bits of sixteen staged values. Every FP16, BF16 and UINT8 value
- * is exact in binary32: FP16 normals re-biased, FP16 subnormals (m * 2^-24,
- * a normal binary32) through an exact multiply, infinities and NaNs with
- * their payload widened. */
-SIMA_V16_INLINE SimaV16u
-load_bits (const uint8_t *src, uint32_t i, SimaDType dtype)
-{
-  switch (dtype) {
-    case SIMA_DTYPE_FLOAT32:
-      return sima_v16_load_u32 (src + 4 * (uint64_t) i);
-    case SIMA_DTYPE_BFLOAT16:
-      return sima_v16_load_u16 (src + 2 * (uint64_t) i) << 16;
-    case SIMA_DTYPE_FLOAT16:{
-      SimaV16u h = sima_v16_load_u16 (src + 2 * (uint64_t) i);
-      SimaV16u sign = (h & 0x8000u) << 16, mag = h & 0x7fffu;
-      SimaV16u normal = (mag << 13) + (112u << 23);
-      SimaV16u special = (mag << 13) | 0x7f800000u;
-      SimaV16u tiny = sima_v16_as_u (sima_v16_cvt_f ((SimaV16i) mag)
-          * sima_v16_splat_f (0x1p-24f));
-      SimaV16u r = sima_v16_select_u (sima_v16_lt_u (mag,
-              sima_v16_splat_u (0x7c00u)), normal, special);
-      return sign | sima_v16_select_u (sima_v16_lt_u (mag,
-              sima_v16_splat_u (0x0400u)), tiny, r);
-    }
-    default:
-      return sima_v16_as_u (sima_v16_cvt_f ((SimaV16i)
-              sima_v16_load_u8 (src + i)));
-  }
-}
 
 /* The selected rounding of |p| <= 256 into INT32 lanes (OpenCL's
  * convert_int16_rte / _rtz / _rtp / _rtn). Nearest even adds and takes off
@@ -151,7 +122,7 @@ SIMA_V16_INLINE int
 vector_safe (const SimaFwQuantBlock *b, const uint8_t *src, uint32_t i,
     SimaDType dtype, SimaV16f *p)
 {
-  SimaV16u x = load_bits (src, i, dtype);
+  SimaV16u x = simafw_v16_binary32_bits (src, i, dtype);
   SimaV16f m = sima_v16_splat_f (b->multiplier);
 
   if (PRODUCT_TEST (dtype)) {
@@ -176,8 +147,8 @@ paired_body (const SimaFwQuantBlock *b, const uint8_t *src, uint8_t *dst,
 
   for (i = 0; i + 2 * SIMA_V16_LANES <= n; i += 2 * SIMA_V16_LANES) {
     /* both halves are loaded before either result is stored */
-    SimaV16u xa = load_bits (src, i, dtype);
-    SimaV16u xb = load_bits (src, i + SIMA_V16_LANES, dtype);
+    SimaV16u xa = simafw_v16_binary32_bits (src, i, dtype);
+    SimaV16u xb = simafw_v16_binary32_bits (src, i + SIMA_V16_LANES, dtype);
     SimaV16f pa, pb;
 
     if (PRODUCT_TEST (dtype)) {
